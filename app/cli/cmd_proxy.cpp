@@ -376,6 +376,8 @@ private:
     /// rather than let memory grow.
     static constexpr qsizetype maxWaiting = 64 * 1024;
     static constexpr qsizetype maxPerTurn = 256;
+    /// The room of a batch kept for the next, in records.
+    static constexpr qsizetype maxKeptRoom = 4 * maxPerTurn;
 
     /// On the proxy's thread, as its event loop is about to wait.
     void handOver()
@@ -386,10 +388,12 @@ private:
         while (m_batch.size() >= maxWaiting)
             m_taken.wait(&m_mutex);
         const bool wake = m_batch.isEmpty(); // otherwise the observer's thread is told already
-        if (wake)
-            m_batch.swap(m_turn);
-        else
-            m_batch.append(std::exchange(m_turn, {}));
+        if (wake) {
+            m_batch.swap(m_turn); // m_turn takes the room of a batch observed before
+        } else {
+            m_batch.append(std::move(m_turn));
+            m_turn.clear();
+        }
         lock.unlock();
         if (wake)
             QMetaObject::invokeMethod(
@@ -399,16 +403,21 @@ private:
     /// On the observer's thread.
     void observeBatch()
     {
-        QList<Core::ServerLogEntry> batch;
         {
+            // m_batch takes the room of the batch observed last, emptied: the lists go
+            // round between the threads instead of being allocated and grown every turn.
             const QMutexLocker lock(&m_mutex);
-            batch.swap(m_batch);
+            m_observing.swap(m_batch);
             m_taken.wakeAll();
         }
-        for (Core::ServerLogEntry &entry : batch) {
+        for (Core::ServerLogEntry &entry : m_observing) {
             m_observer.observeRequest(entry, false);
             m_observer.observeAnswer(entry);
         }
+        if (m_observing.capacity() > maxKeptRoom)
+            m_observing = {}; // a backlog's room is given back
+        else
+            m_observing.clear();
     }
 
     Core::Observer &m_observer;
@@ -421,6 +430,7 @@ private:
     QMutex m_mutex;
     QWaitCondition m_taken;
     QList<Core::ServerLogEntry> m_batch; ///< handed over, not yet taken by the observer
+    QList<Core::ServerLogEntry> m_observing; ///< taken by the observer's thread (only it reads it)
 };
 
 // Until Ctrl+C or --duration.

@@ -114,8 +114,12 @@ AttemptGrouper::Identity AttemptGrouper::identify(const QList<QPair<QByteArray, 
 AttemptGrouper::Decision AttemptGrouper::assign(
     const ObservedAttempt &attempt, const QList<QPair<QByteArray, QByteArray>> &identityHeaders)
 {
+    return assignIdentified(attempt, identify(identityHeaders));
+}
+
+AttemptGrouper::Decision AttemptGrouper::assignIdentified(const ObservedAttempt &attempt, const Identity &identity)
+{
     Decision d;
-    const Identity identity = identify(identityHeaders);
     const QString &client = attempt.clientId;
 
     // A different request on the same connection from a client whose last
@@ -156,7 +160,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         o.inFlight = 1;
         o.lastPeer = attempt.peer;
         o.announcedMax = identity.maxAttempts;
-        m_open.insert(id, o);
+        m_open.insert(id, std::move(o));
         if (!key.isEmpty())
             m_byKey.insert(key, id);
         m_lastOfClient.insert(client, id);
@@ -169,7 +173,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
 
     if (!identity.key.isEmpty()) {
         const QByteArray key
-            = client.toUtf8() + '\x1f' + GroupingRules::name(identity.rule).toLatin1() + '\x1f' + identity.key;
+            = clientKey(client) + '\x1f' + GroupingRules::name(identity.rule).toLatin1() + '\x1f' + identity.key;
         if (const auto found = m_byKey.constFind(key); found != m_byKey.cend() && m_open.contains(*found)) {
             join(*found, identity.rule,
                 Tr::tr("%1 %2").arg(GroupingRules::describe(identity.rule), shortKey(identity.key)));
@@ -190,7 +194,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
 
     // What arrived, not what is shown: a masked target would merge requests that
     // differ only in a masked query value (?key=a, ?key=b).
-    const QByteArray key = client.toUtf8() + '\x1e' + attempt.method + ' '
+    const QByteArray key = clientKey(client) + '\x1e' + attempt.method + ' '
         + (attempt.requestDigest.isEmpty() ? attempt.target.toUtf8() : attempt.requestDigest) + ' '
         + attempt.bodyDigest;
     closeLastIfOther(key);
@@ -219,6 +223,16 @@ AttemptGrouper::Decision AttemptGrouper::assign(
     }
     start(key, false, constantReason(ConstantReason::NotSeenBefore));
     return d;
+}
+
+const QByteArray &AttemptGrouper::clientKey(const QString &client)
+{
+    // Nearly every attempt comes from the client of the one before: its UTF-8 is made once.
+    if (m_keyClientUtf8.isNull() || client != m_keyClient) {
+        m_keyClient = client;
+        m_keyClientUtf8 = client.toUtf8();
+    }
+    return m_keyClientUtf8;
 }
 
 QString AttemptGrouper::complete(quint64 logicalId, bool succeeded, double endMs)

@@ -75,9 +75,13 @@ public:
         std::optional<int> maxAttempts;
     };
     static Identity identify(const QList<QPair<QByteArray, QByteArray>> &identityHeaders);
+    /// assign() with the identity made already (identify() of the attempt's identity headers).
+    Decision assignIdentified(const ObservedAttempt &attempt, const Identity &identity);
 
 private:
     void close(quint64 logicalId);
+    /// The client's id in UTF-8, as it starts the keys of m_byKey.
+    const QByteArray &clientKey(const QString &client);
     struct Open
     {
         QString clientId;
@@ -94,6 +98,8 @@ private:
     QHash<quint64, Open> m_open;
     QHash<QByteArray, quint64> m_byKey; ///< client + identifier or client + request -> open logical request
     QHash<QString, quint64> m_lastOfClient; ///< the client's most recent logical request
+    QString m_keyClient; ///< clientKey()'s last client
+    QByteArray m_keyClientUtf8;
 };
 
 } // namespace RetryLab::Core

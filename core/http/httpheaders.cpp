@@ -1,4 +1,5 @@
 #include "core/http/httpheaders.h"
+#include "core/http/fieldname.h"
 
 #include "core/util/coretr.h"
 
@@ -47,12 +48,6 @@ bool isToken(QStringView text)
     return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
         return c.unicode() < 128 && isTokenChar(char(c.unicode()));
     });
-}
-
-bool isFieldValueChar(char c)
-{
-    const auto u = static_cast<unsigned char>(c);
-    return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
 }
 
 namespace {
@@ -113,7 +108,7 @@ void removeHeader(HeaderList &headers, QByteArrayView name)
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)
 {
     for (const auto &[key, value] : headers) {
-        if (key.size() == name.size() && key.compare(name, Qt::CaseInsensitive) == 0)
+        if (sameFieldName(key, name))
             return value;
     }
     return std::nullopt;

@@ -1,9 +1,13 @@
 #include "core/http/httprequestparser.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
+
+#include <cstring>
 
 namespace RetryLab::Core {
 
@@ -20,6 +24,23 @@ QByteArray knownMethod(QByteArrayView method)
             return known;
     }
     return method.toByteArray();
+}
+
+/// A header name as a QByteArray: the common ones, as clients spell them, shared rather than
+/// allocated for every request (the names are kept as sent, so only the same bytes match).
+QByteArray knownHeaderName(QByteArrayView name)
+{
+    static const QByteArray common[] = {QByteArrayLiteral("Host"), QByteArrayLiteral("User-Agent"),
+        QByteArrayLiteral("Accept"), QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("Accept-Language"),
+        QByteArrayLiteral("Connection"), QByteArrayLiteral("Content-Type"), QByteArrayLiteral("Content-Length"),
+        QByteArrayLiteral("Authorization"), QByteArrayLiteral("host"), QByteArrayLiteral("user-agent"),
+        QByteArrayLiteral("accept"), QByteArrayLiteral("accept-encoding"), QByteArrayLiteral("connection"),
+        QByteArrayLiteral("content-type"), QByteArrayLiteral("content-length")};
+    for (const QByteArray &known : common) {
+        if (known.size() == name.size() && std::memcmp(known.constData(), name.data(), size_t(name.size())) == 0)
+            return known;
+    }
+    return name.toByteArray();
 }
 
 bool isOws(char c)
@@ -173,7 +194,7 @@ HttpRequestParser::Status HttpRequestParser::feed(QByteArrayView bytes)
     if (m_phase == Phase::Done)
         beginRequest();
     if (!bytes.isEmpty())
-        m_buffer.append(bytes.data(), bytes.size());
+        appendBytes(m_buffer, bytes);
     m_status = parse();
     return m_status;
 }
@@ -182,7 +203,7 @@ bool HttpRequestParser::takeLine(QByteArrayView *line, qsizetype limit, bool *ov
 {
     *overLimit = false;
     const qsizetype from = std::max(m_scan, m_pos);
-    const qsizetype lf = m_buffer.indexOf('\n', from);
+    const qsizetype lf = indexOfByte(m_buffer, '\n', from);
     if (lf < 0) {
         m_scan = m_buffer.size();
         *overLimit = m_buffer.size() - m_pos > limit;
@@ -223,7 +244,7 @@ void HttpRequestParser::moveToBody(qsizetype bytes)
     constexpr qsizetype compactBytes = 64 * 1024;
     if (bytes <= 0)
         return;
-    m_request.body.append(m_buffer.constData() + m_pos, bytes);
+    appendBytes(m_request.body, QByteArrayView(m_buffer.constData() + m_pos, bytes));
     advance(bytes);
     // A body moves into the request as it arrives: what it came in leaves the
     // buffer, so that an upload is held once, not twice (8 MiB, not 16).
@@ -372,8 +393,8 @@ HttpRequestParser::Status HttpRequestParser::parse()
 
 HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView line)
 {
-    const qsizetype firstSpace = line.indexOf(' ');
-    const qsizetype lastSpace = line.lastIndexOf(' ');
+    const qsizetype firstSpace = indexOfByte(line, ' ');
+    const qsizetype lastSpace = lastIndexOfByte(line, ' ');
     if (firstSpace <= 0 || lastSpace == firstSpace)
         return fail(400, Tr::tr("malformed request line \"%1\"").arg(printable(line)));
     const QByteArrayView method = line.first(firstSpace);
@@ -437,11 +458,14 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
 
     m_request.method = knownMethod(method);
     m_request.target = target.toByteArray();
-    const qsizetype question = pathAndQuery.indexOf('?');
-    QByteArray path = (question >= 0 ? pathAndQuery.first(question) : pathAndQuery).toByteArray();
-    if (path.isEmpty())
-        path = "/";
-    m_request.path = path;
+    const qsizetype question = indexOfByte(pathAndQuery, '?');
+    const QByteArrayView pathPart = question >= 0 ? pathAndQuery.first(question) : pathAndQuery;
+    if (pathPart.isEmpty())
+        m_request.path = "/";
+    else if (pathPart.data() == target.data() && pathPart.size() == target.size())
+        m_request.path = m_request.target; // "/x" as sent: one array for both
+    else
+        m_request.path = pathPart.toByteArray();
     m_request.query = question >= 0 ? pathAndQuery.sliced(question + 1).toByteArray() : QByteArray();
     return Status::NeedMore;
 }
@@ -450,7 +474,7 @@ HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line
 {
     if (isOws(line.front()))
         return fail(400, Tr::tr("obsolete line folding in a header field is not accepted"));
-    const qsizetype colon = line.indexOf(':');
+    const qsizetype colon = indexOfByte(line, ':');
     if (colon < 0)
         return fail(400, Tr::tr("header line without a colon: \"%1\"").arg(printable(line)));
     const QByteArrayView name = line.first(colon);
@@ -465,7 +489,9 @@ HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line
         return Status::NeedMore; // validated, but trailers carry nothing the server uses
     if (m_request.headers.size() >= m_limits.maxHeaderFields)
         return fail(431, Tr::tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
-    m_request.headers.append({name.toByteArray(), value.toByteArray()});
+    if (m_request.headers.isEmpty())
+        m_request.headers.reserve(16); // one allocation for the usual dozen fields, not one per growth
+    m_request.headers.append({knownHeaderName(name), value.toByteArray()});
     return Status::NeedMore;
 }
 
@@ -481,9 +507,9 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
     bool closeToken = false;
     bool keepAliveToken = false;
     for (const auto &[name, value] : std::as_const(r.headers)) {
-        if (name.compare("Host", Qt::CaseInsensitive) == 0) {
+        if (sameFieldName(name, "Host")) {
             ++hosts;
-        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Content-Length")) {
             sawContentLength = true;
             const QList<QByteArrayView> elements = listElements(value);
             if (elements.isEmpty())
@@ -501,19 +527,19 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
                     return fail(400, Tr::tr("conflicting Content-Length values"));
                 contentLength = length;
             }
-        } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Transfer-Encoding")) {
             sawTransferEncoding = true;
             for (QByteArrayView element : listElements(value))
                 codings.append(element.toByteArray().toLower());
-        } else if (name.compare("Connection", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Connection")) {
             for (QByteArrayView element : listElements(value)) {
-                if (element.compare("close", Qt::CaseInsensitive) == 0)
+                if (sameFieldName(element, "close"))
                     closeToken = true;
-                else if (element.compare("keep-alive", Qt::CaseInsensitive) == 0)
+                else if (sameFieldName(element, "keep-alive"))
                     keepAliveToken = true;
             }
-        } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
-            if (QByteArrayView(value).compare("100-continue", Qt::CaseInsensitive) == 0)
+        } else if (sameFieldName(name, "Expect")) {
+            if (sameFieldName(value, "100-continue"))
                 m_expectContinue = true;
         }
     }

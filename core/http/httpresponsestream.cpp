@@ -1,5 +1,7 @@
 #include "core/http/httpresponsestream.h"
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 
 #include "core/util/coretr.h"
 
@@ -40,34 +42,68 @@ std::pair<qsizetype, qsizetype> headEnd(const QByteArray &buffer, qsizetype from
     return {-1, -1};
 }
 
+/// The same bytes, the lengths first: QByteArray's operator== takes a call into Qt before memcmp().
+bool sameBytes(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && (a.isEmpty() || std::memcmp(a.data(), b.data(), size_t(a.size())) == 0);
+}
+
+/// `text` without white space at either end, the bytes QByteArrayView::trimmed() drops, in place.
+QByteArrayView trimmedSpace(QByteArrayView text)
+{
+    const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    qsizetype from = 0;
+    qsizetype to = text.size();
+    while (from < to && space(text[from]))
+        ++from;
+    while (to > from && space(text[to - 1]))
+        --to;
+    return text.sliced(from, to - from);
+}
+
+/// The number a run of one to eighteen digits says (isDigits()): it cannot overflow, and
+/// QByteArrayView::toLongLong() would go through strtoll() for it.
+qint64 digitsValue(QByteArrayView digits)
+{
+    qint64 value = 0;
+    for (const char c : digits)
+        value = value * 10 + (c - '0');
+    return value;
+}
+
+/// Empties `bytes`, keeping a small buffer's room for what comes next instead of freeing it
+/// and allocating it again (a large one is freed: an idle connection holds little).
+void emptyKeepingRoom(QByteArray &bytes)
+{
+    constexpr qsizetype keptRoom = 16 * 1024;
+    if (bytes.capacity() > keptRoom)
+        bytes.clear();
+    else
+        bytes.resize(0);
+}
+
 } // namespace
 
 void HttpResponseStream::reset()
 {
     // Field by field rather than a fresh stream assigned: the proxy resets its stream for
-    // every exchange, and small buffers keep their room for the next answer instead of
-    // being freed and allocated again (large ones are freed: an idle connection holds
-    // little). Every member of the class is here.
-    constexpr qsizetype keptRoom = 16 * 1024;
-    const auto empty = [](QByteArray &bytes) {
-        if (bytes.capacity() > keptRoom)
-            bytes.clear();
-        else
-            bytes.resize(0);
-    };
+    // every exchange, and its buffers keep their room (emptyKeepingRoom()). Every member
+    // of the class is here.
     m_requestMethod = QByteArrayLiteral("GET");
     m_phase = Phase::Head;
     m_status = Status::NeedMore;
-    empty(m_buffer);
+    emptyKeepingRoom(m_buffer);
     m_pos = 0;
     m_previousHeaders = std::move(m_head.headers); // see parseHead()
+    // A reason phrase is checked as it is read: one refused is not taken as checked.
+    m_previousReason = m_headDone ? std::move(m_head.reason) : QByteArray();
     m_head = Head{};
     m_headDone = false;
     m_framing = Framing::None;
     m_length = 0;
     m_remaining = 0;
     m_chunks = ChunkedDecoder(ChunkedDecoder::Grammar::Tolerant);
-    empty(m_body);
+    emptyKeepingRoom(m_body);
     m_bodyTotal = 0;
     m_payload.clear();
     m_payloadTotal = 0;
@@ -86,7 +122,7 @@ HttpResponseStream::Status HttpResponseStream::fail(QString message)
 
 HttpResponseStream::Status HttpResponseStream::feed(QByteArrayView bytes)
 {
-    m_body.clear();
+    emptyKeepingRoom(m_body); // the body of every read goes in here
     m_payload.clear();
     if (m_phase == Phase::Failed)
         return m_status;
@@ -95,7 +131,7 @@ HttpResponseStream::Status HttpResponseStream::feed(QByteArrayView bytes)
         m_buffer.remove(0, m_pos);
         m_pos = 0;
     }
-    m_buffer.append(bytes.data(), bytes.size());
+    appendBytes(m_buffer, bytes);
     if (m_phase == Phase::Done)
         return m_status; // next() reads on
     return run();
@@ -140,7 +176,7 @@ void HttpResponseStream::take(qsizetype count, bool payload)
         m_payload.append({m_body.size(), count, m_payloadTotal});
         m_payloadTotal += count;
     }
-    m_body.append(m_buffer.constData() + m_pos, count);
+    appendBytes(m_body, QByteArrayView(m_buffer.constData() + m_pos, count));
     m_pos += count;
     m_bodyTotal += count;
 }
@@ -179,15 +215,25 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
 {
     // The answers on one connection repeat most of their fields (Server, Content-Type,
     // Connection): a field equal to the one at its place in the last head is taken as
-    // that one was, checked then, instead of checked and copied into two new arrays.
-    const HeaderList previous = std::exchange(m_previousHeaders, {});
+    // that one was, checked then. The last head's list is written over in place, its
+    // room and its equal fields kept, rather than copied into a new one.
+    HeaderList headers = std::exchange(m_previousHeaders, {});
+    const QByteArray previousReason = std::exchange(m_previousReason, {});
     m_head = Head{};
     m_head.raw = head.toByteArray();
-    m_head.headers.reserve(16); // one allocation for the usual dozen fields
+    if (headers.isEmpty())
+        headers.reserve(16); // one allocation for the usual dozen fields
+    qsizetype count = 0; // of the fields read, those in `headers` from the start
+    // What was read so far becomes the head's fields, also when it is refused.
+    const auto failHead = [this, &headers, &count](QString message) {
+        headers.resize(count);
+        m_head.headers = std::move(headers);
+        return fail(std::move(message));
+    };
     qsizetype pos = 0;
     bool first = true;
     while (pos < head.size()) {
-        qsizetype end = head.indexOf('\n', pos);
+        qsizetype end = indexOfByte(head, '\n', pos);
         if (end < 0)
             end = head.size();
         QByteArrayView line = head.sliced(pos, end - pos);
@@ -200,73 +246,81 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
             first = false;
             // HTTP/1.1 200 OK
             if (!line.startsWith("HTTP/1.") || line.size() < 12 || line.at(8) != ' ')
-                return fail(Tr::tr("the upstream's status line is not HTTP/1.x: \"%1\"")
-                                .arg(QString::fromLatin1(clip(line, 80))));
+                return failHead(Tr::tr("the upstream's status line is not HTTP/1.x: \"%1\"")
+                                    .arg(QString::fromLatin1(clip(line, 80))));
             const char minor = line.at(7);
             if (minor != '0' && minor != '1')
-                return fail(Tr::tr("the upstream answered HTTP/1.%1, which is not read").arg(QLatin1Char(minor)));
+                return failHead(Tr::tr("the upstream answered HTTP/1.%1, which is not read").arg(QLatin1Char(minor)));
             m_head.minorVersion = minor - '0';
             const QByteArrayView code = line.sliced(9, 3);
             if (!isDigits(code) || (line.size() > 12 && line.at(12) != ' '))
-                return fail(Tr::tr("the upstream's status code is not three digits: \"%1\"")
-                                .arg(QString::fromLatin1(clip(line, 80))));
-            m_head.status = code.toInt();
+                return failHead(Tr::tr("the upstream's status code is not three digits: \"%1\"")
+                                    .arg(QString::fromLatin1(clip(line, 80))));
+            m_head.status = int(digitsValue(code));
             if (m_head.status < 100)
-                return fail(Tr::tr("the upstream's status %1 is below 100").arg(m_head.status));
-            m_head.reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();
+                return failHead(Tr::tr("the upstream's status %1 is below 100").arg(m_head.status));
+            const QByteArrayView reason = line.size() > 13 ? line.sliced(13) : QByteArrayView();
+            if (!reason.isEmpty() && sameBytes(reason, previousReason)) {
+                m_head.reason = previousReason; // checked when it came before
+                continue;
+            }
+            m_head.reason = reason.toByteArray();
             // A bare CR or a NUL would be read otherwise by the next hop (RFC 9110 section 5.5).
             if (const QString problem = fieldValueProblem(m_head.reason); !problem.isEmpty())
-                return fail(Tr::tr("the upstream's reason phrase: %1").arg(problem));
+                return failHead(Tr::tr("the upstream's reason phrase: %1").arg(problem));
             continue;
         }
         if (line.front() == ' ' || line.front() == '\t')
-            return fail(Tr::tr("the upstream folded a header line, which HTTP/1.1 no longer allows"));
-        const qsizetype colon = line.indexOf(':');
+            return failHead(Tr::tr("the upstream folded a header line, which HTTP/1.1 no longer allows"));
+        const qsizetype colon = indexOfByte(line, ':', 0);
         if (colon <= 0)
-            return fail(Tr::tr("the upstream sent a header line without a name: \"%1\"")
-                            .arg(QString::fromLatin1(clip(line, 80))));
+            return failHead(Tr::tr("the upstream sent a header line without a name: \"%1\"")
+                                .arg(QString::fromLatin1(clip(line, 80))));
         const QByteArrayView name = line.first(colon);
         if (name.back() == ' ' || name.back() == '\t')
-            return fail(Tr::tr("the upstream sent white space before a header's colon"));
-        if (m_head.headers.size() >= m_limits.maxHeaderFields)
-            return fail(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
-        if (const qsizetype at = m_head.headers.size(); at < previous.size() && previous[at].first == name) {
-            const QByteArrayView value = line.sliced(colon + 1).trimmed();
-            if (previous[at].second == value) {
-                m_head.headers.append(previous[at]);
-                continue;
-            }
+            return failHead(Tr::tr("the upstream sent white space before a header's colon"));
+        if (count >= m_limits.maxHeaderFields)
+            return failHead(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
+        const QByteArrayView value = trimmedSpace(line.sliced(colon + 1));
+        const bool sameName = count < headers.size() && sameBytes(headers.at(count).first, name);
+        if (sameName && sameBytes(headers.at(count).second, value)) {
+            ++count;
+            continue;
         }
         if (const QString problem = tokenProblem(name); !problem.isEmpty())
-            return fail(Tr::tr("the upstream sent a header name that is no token: %1").arg(problem));
+            return failHead(Tr::tr("the upstream sent a header name that is no token: %1").arg(problem));
         // RFC 9110 section 5.5: a CR, LF or NUL in a value must be refused or replaced. Passed on,
         // a bare CR makes the client read other headers (a Set-Cookie of the upstream's choosing)
         // or another body length than the proxy did.
-        const QByteArrayView value = line.sliced(colon + 1).trimmed();
         if (const QString problem = fieldValueProblem(value); !problem.isEmpty()) {
-            return fail(Tr::tr("the upstream's %1 header: %2").arg(QString::fromLatin1(clip(name, 40)), problem));
+            return failHead(Tr::tr("the upstream's %1 header: %2").arg(QString::fromLatin1(clip(name, 40)), problem));
         }
-        m_head.headers.append({name.toByteArray(), value.toByteArray()});
+        if (sameName)
+            headers[count].second = value.toByteArray(); // the name is the one there: only the value is new
+        else if (count < headers.size())
+            headers[count] = {name.toByteArray(), value.toByteArray()};
+        else
+            headers.append({name.toByteArray(), value.toByteArray()});
+        ++count;
     }
+    headers.resize(count);
+    m_head.headers = std::move(headers);
     if (first)
         return fail(Tr::tr("the upstream sent an empty response head"));
 
     // The framing (RFC 9112 section 6.3).
-    const bool noBody = m_requestMethod == "HEAD" || (m_head.status >= 100 && m_head.status < 200)
+    const bool noBody = QByteArrayView(m_requestMethod) == "HEAD" || (m_head.status >= 100 && m_head.status < 200)
         || m_head.status == 204 || m_head.status == 304;
     std::optional<QByteArray> transferEncoding;
     std::optional<qint64> length;
-    const auto named = [](const QByteArray &name, QByteArrayView wanted) {
-        return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
-    };
     for (const auto &[name, value] : m_head.headers) {
-        if (named(name, "Transfer-Encoding")) {
+        if (sameFieldName(name, "Transfer-Encoding")) {
             transferEncoding = transferEncoding ? *transferEncoding + ", " + value : value;
-        } else if (named(name, "Content-Length")) {
+        } else if (sameFieldName(name, "Content-Length")) {
             if (!isDigits(value) || value.size() > 18)
                 return fail(Tr::tr("the upstream's Content-Length is not a number: \"%1\"")
                                 .arg(QString::fromLatin1(value.left(40))));
-            const qint64 n = value.toLongLong();
+            const qint64 n = digitsValue(value);
             if (length && *length != n)
                 return fail(Tr::tr("the upstream sent two different Content-Length values"));
             length = n;

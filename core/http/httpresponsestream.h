@@ -119,6 +119,7 @@ private:
     qsizetype m_pos = 0;
     Head m_head;
     HeaderList m_previousHeaders; ///< the last answer's fields, kept by reset() for parseHead()
+    QByteArray m_previousReason; ///< the same for its reason phrase
     bool m_headDone = false;
     Framing m_framing = Framing::None;
     qint64 m_length = 0;

@@ -471,10 +471,22 @@ QString Redactor::text(const QString &input) const
 {
     if (!m_enabled || input.isEmpty())
         return input;
+    // A server logs its fixed details as one shared string again and again ("the upstream
+    // answered 200 OK"): the last long text found clean is known by its data, which cannot
+    // change while it is shared with the copy kept here (isSharedWith() is false for a text
+    // without data of its own). Very long text is not kept, as below.
+    constexpr qsizetype minRememberedCleanChars = 16;
+    constexpr qsizetype maxRememberedChars = 2048;
+    thread_local QString lastClean;
+    if (input.isSharedWith(lastClean) && input.constData() == lastClean.constData() && input.size() == lastClean.size())
+        return input;
     // Every rule below needs a ':' or '=' or an auth scheme word; most text has none
     // of them, and a large header value should not go through six expressions for nothing.
-    if (!mayHoldCredentials(input))
+    if (!mayHoldCredentials(input)) {
+        if (input.size() >= minRememberedCleanChars && input.size() <= maxRememberedChars)
+            lastClean = input;
         return input;
+    }
     // A server's log and the observer redact the same targets over and over (a client
     // polling one URL, every request of a forward proxy naming http://host:port/...):
     // the last few redactions of the thread are kept, as six expressions and a URL
@@ -484,7 +496,6 @@ QString Redactor::text(const QString &input) const
         QString input;
         QString output;
     };
-    constexpr qsizetype maxRememberedChars = 2048;
     thread_local std::array<Remembered, 4> remembered;
     thread_local size_t nextSlot = 0;
     for (const Remembered &r : remembered) {

@@ -1,5 +1,6 @@
 #include "core/http/serverlogentry.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/redactor.h"
 #include "core/util/terminaltext.h"
 
@@ -77,11 +78,21 @@ QList<QPair<QByteArray, QByteArray>> ServerLogEntry::identityHeadersOf(
 {
     QList<QPair<QByteArray, QByteArray>> identity;
     const QList<QByteArray> &names = identityHeaderNames();
+    // The lengths of the names, one bit each: a header of another length (Host, Accept, most)
+    // is none of them, and is passed over without a comparison.
+    static const quint64 lengths = [&names] {
+        quint64 bits = 0;
+        for (const QByteArray &name : names) {
+            Q_ASSERT(name.size() < 64);
+            bits |= quint64(1) << name.size();
+        }
+        return bits;
+    }();
     for (const auto &[name, value] : headers) {
-        // Compared before anything is made: most headers are not identity headers.
-        const auto known = std::find_if(names.cbegin(), names.cend(), [&name](const QByteArray &identityName) {
-            return name.size() == identityName.size() && name.compare(identityName, Qt::CaseInsensitive) == 0;
-        });
+        if (name.size() >= 64 || !((lengths >> name.size()) & 1))
+            continue;
+        const auto known = std::find_if(names.cbegin(), names.cend(),
+            [&name](const QByteArray &identityName) { return sameFieldName(name, identityName); });
         if (known != names.cend())
             identity.append({*known, value});
     }
@@ -97,18 +108,23 @@ QByteArray ServerLogEntry::bodyDigestOf(QByteArrayView body)
 
 QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
-    QByteArray input = target.toByteArray();
+    // Made only when a credential adds to the target: most requests carry none, and the
+    // target alone is digested as it is.
+    QByteArray withCredentials;
     for (const auto &[name, value] : headers) {
-        if (name.compare("cookie", Qt::CaseInsensitive) == 0 || !Redactor::isSensitiveHeader(name))
+        if (sameFieldName(name, "cookie") || !Redactor::isSensitiveHeader(name))
             continue;
         QByteArrayView counted = value;
         if (const qsizetype signature = counted.indexOf("Signature="); signature >= 0)
             counted = counted.first(signature);
-        input += '\n';
-        input += name.toLower();
-        input += ':';
-        input += counted;
+        if (withCredentials.isNull())
+            withCredentials = target.toByteArray();
+        withCredentials += '\n';
+        withCredentials += name.toLower();
+        withCredentials += ':';
+        withCredentials += counted;
     }
+    const QByteArrayView input = withCredentials.isNull() ? target : QByteArrayView(withCredentials);
     // A keep-alive client polling or retrying asks the same thing again and again, and a
     // SHA-256 costs more than the rest of logging a request: the last digest of the thread
     // is kept with what it was made of.
@@ -117,7 +133,7 @@ QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QP
     if (input == lastInput && !lastDigest.isNull())
         return lastDigest;
     lastDigest = QCryptographicHash::hash(input, QCryptographicHash::Sha256).toHex().left(16);
-    lastInput = std::move(input);
+    lastInput = input.toByteArray();
     return lastDigest;
 }
 

@@ -18,14 +18,13 @@ namespace RetryLab::Core {
 namespace {
 
 /// "127.0.0.1:53422" -> "127.0.0.1", "[::1]:5" -> "::1".
-QString addressOf(const QString &peer)
+QStringView addressOf(const QString &peer)
 {
-    // The part wanted is copied, not the whole peer truncated (once per observed request).
     const qsizetype colon = peer.lastIndexOf(QLatin1Char(':'));
     if (colon > 0 && peer.indexOf(QLatin1Char(':')) == colon)
-        return peer.left(colon);
+        return QStringView(peer).left(colon);
     if (peer.startsWith(QLatin1Char('[')) && colon > 0)
-        return peer.mid(1, peer.indexOf(QLatin1Char(']')) - 1);
+        return QStringView(peer).mid(1, peer.indexOf(QLatin1Char(']')) - 1);
     return peer;
 }
 
@@ -220,6 +219,16 @@ void Observer::finish()
     }
 }
 
+const QString &Observer::addressFor(const QString &peer)
+{
+    // A client's connections come from one address: it is copied out of the peer only when
+    // it differs from the last one's (once per observed request otherwise).
+    const QStringView address = addressOf(peer);
+    if (m_lastPeerAddress.isNull() || address != m_lastPeerAddress)
+        m_lastPeerAddress = address.toString();
+    return m_lastPeerAddress;
+}
+
 const QString &Observer::clientIdFor(const QString &userAgent, const QString &address)
 {
     // Nearly every request comes from the client of the one before: its id is made once.
@@ -302,7 +311,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
     a.time = entry.time;
     a.arrivalMs = static_cast<double>(entry.receivedNs - m_originNs) / 1e6;
     a.receivedNs = entry.receivedNs;
-    a.address = addressOf(entry.peer);
+    a.address = addressFor(entry.peer);
     a.peer = entry.peer;
     // 60 KB User-Agents from 5,000 clients held 1.76 GiB: what names a client is cut.
     const QByteArray userAgent = entry.identityHeader("user-agent").value_or(QByteArray());
@@ -323,7 +332,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
 
     ClientState &client = clientFor(a.userAgent, a.address);
     a.clientId = client.info.id;
-    const AttemptGrouper::Decision d = m_grouper.assign(a, entry.identityHeaders);
+    const AttemptGrouper::Decision d = m_grouper.assignIdentified(a, identity);
     for (const auto &[closedId, why] : d.closed) {
         if (LogicalRequest *closed = find(closedId))
             closeRequest(*closed, why);
@@ -337,6 +346,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
             : identity.rule;
         r.method = a.method;
         r.target = a.target;
+        r.attempts.reserve(1); // the first attempt is moved straight in, not through a temporary
         m_requests.push_back(std::move(r));
         ++client.info.logicalRequests;
         while (static_cast<int>(m_requests.size()) > m_maxLogicalRequests)
@@ -358,10 +368,11 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
     const quint64 tag = m_nextTag++;
     entry.hookTag = tag;
     m_pending.insert(tag, Pending{d.logicalId, request->attempts.size()});
-    request->attempts.append(a);
-    ++m_clients[a.clientId].info.attempts;
+    // Moved in and announced from there: a copy would cost more than the rest of filing it.
+    request->attempts.append(std::move(a));
+    ++client.info.attempts;
     ++m_totalAttempts;
-    Q_EMIT attemptStarted(a);
+    Q_EMIT attemptStarted(request->attempts.constLast());
     return step;
 }
 
@@ -371,7 +382,7 @@ void Observer::observeAnswer(const ServerLogEntry &entry)
         // Not a request the hook saw: garbage or a malformed request counts against its sender.
         if (entry.action == QLatin1String("reject") || (entry.method.isEmpty() && entry.status)) {
             ClientState &client = clientFor(
-                QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray())), addressOf(entry.peer));
+                QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray())), addressFor(entry.peer));
             ++client.info.rejectedRequests;
             client.info.lastRejection = entry.detail;
             Q_EMIT clientChanged(client.info.id);
@@ -395,13 +406,13 @@ void Observer::observeAnswer(const ServerLogEntry &entry)
     a.target = entry.target;
     a.retryAfterMs = entry.retryAfter.isEmpty() ? std::nullopt : retryAfterMs(entry.retryAfter);
     const QString closedBy = m_grouper.complete(p.logicalId, a.succeeded(), a.endMs);
-    const ObservedAttempt finished = a;
-    Q_EMIT attemptFinished(finished);
+    const QString clientId = a.clientId;
+    Q_EMIT attemptFinished(a);
     if (!closedBy.isEmpty()) {
         if (LogicalRequest *still = find(p.logicalId))
             closeRequest(*still, closedBy);
     }
-    Q_EMIT clientChanged(finished.clientId);
+    Q_EMIT clientChanged(clientId);
 }
 
 } // namespace RetryLab::Core

@@ -125,6 +125,8 @@ private:
         qsizetype position = 0; ///< in LogicalRequest::attempts
     };
     ClientState &clientFor(const QString &userAgent, const QString &address);
+    /// The address part of a peer ("127.0.0.1:53422"), copied only when it differs from the last one's.
+    const QString &addressFor(const QString &peer);
     /// ObservedClient::makeId(), made again only when the client differs from the last one's.
     const QString &clientIdFor(const QString &userAgent, const QString &address);
     LogicalRequest *find(quint64 logicalId);
@@ -144,6 +146,7 @@ private:
     QString m_lastAgent; ///< clientIdFor()'s last client
     QString m_lastAddress;
     QString m_lastClientId;
+    QString m_lastPeerAddress; ///< addressFor()'s last address
     /// Oldest first; ids are consecutive, so id - front().id is the position.
     std::deque<LogicalRequest> m_requests;
     QHash<quint64, Pending> m_pending; ///< hook tag -> the attempt waiting for its answer

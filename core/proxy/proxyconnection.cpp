@@ -1,6 +1,8 @@
 #include "core/proxy/proxyconnection.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 #include "core/http/redactor.h"
 #include "core/proxy/proxyserver.h"
 #include "core/runtime/socketcontrol.h"
@@ -58,30 +60,40 @@ std::optional<QByteArrayView> readPiece(QAbstractSocket *socket)
     return QByteArrayView(piece, n);
 }
 
+/// The most room of a request or head it wrote that a connection keeps for the next (a large
+/// body's is given back).
+constexpr qsizetype keptWriteRoom = 16 * 1024;
+
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
-
-/// A field name, case-insensitively; the lengths first, so that most names cost no call.
-bool isField(QByteArrayView name, QByteArrayView wanted)
-{
-    return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
-}
 
 /// The fields that are hop-by-hop whatever the Connection field says (RFC 9110 section 7.6.1).
 bool isFixedHopByHop(QByteArrayView name)
 {
-    // Compared in place, case-insensitively: a lower-case copy of every header's name
-    // and a list search through QByteArray's operator== cost more than the rest of
-    // passing the header on.
-    static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
-        "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
-    return std::any_of(fixed.cbegin(), fixed.cend(), [name](QByteArrayView other) { return isField(name, other); });
+    // Compared in place, case-insensitively, and only with the names of its length: every
+    // field of every request and answer is asked, and most have a length no such name has.
+    switch (name.size()) {
+    case 2:
+        return sameFieldName(name, "te");
+    case 7:
+        return sameFieldName(name, "trailer") || sameFieldName(name, "upgrade");
+    case 10:
+        return sameFieldName(name, "connection") || sameFieldName(name, "keep-alive");
+    case 16:
+        return sameFieldName(name, "proxy-connection");
+    case 18:
+        return sameFieldName(name, "proxy-authenticate");
+    case 19:
+        return sameFieldName(name, "proxy-authorization");
+    default:
+        return false;
+    }
 }
 
 /// Hop-by-hop fields, and those the Connection field names.
 bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
 {
-    const auto same = [&name](QByteArrayView other) { return isField(name, other); };
+    const auto same = [&name](QByteArrayView other) { return sameFieldName(name, other); };
     return isFixedHopByHop(name) || std::any_of(named.cbegin(), named.cend(), same);
 }
 
@@ -98,14 +110,14 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
 {
     QList<QByteArray> named;
     for (const auto &[name, value] : headers) {
-        if (!isField(name, "Connection"))
+        if (!sameFieldName(name, "Connection"))
             continue;
         // Read in place: "keep-alive", what nearly every answer says, names a field that is
         // dropped anyway, and splitting and lower-casing it cost three allocations an answer.
         const QByteArrayView options = value;
         qsizetype from = 0;
         while (from <= options.size()) {
-            qsizetype comma = options.indexOf(',', from);
+            qsizetype comma = indexOfByte(options, ',', from);
             if (comma < 0)
                 comma = options.size();
             const QByteArrayView option = options.sliced(from, comma - from).trimmed();
@@ -121,7 +133,7 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
 bool namesClose(QByteArrayView value)
 {
     for (qsizetype at = 0; at + 5 <= value.size(); ++at) {
-        if (value.sliced(at, 5).compare("close", Qt::CaseInsensitive) == 0)
+        if (sameFieldName(value.sliced(at, 5), "close"))
             return true;
     }
     return false;
@@ -165,21 +177,37 @@ QString answeredDetail(int code, const QByteArray &reason)
 class HeadWriter final
 {
 public:
-    /// `room`: what the head will take (it grows beyond if need be).
-    explicit HeadWriter(qsizetype room) : m_out(std::max<qsizetype>(room, 64), Qt::Uninitialized) { }
+    /// `room`: what the head will take (it grows beyond if need be). `buffer`: an array to write
+    /// into, all its room, when it holds as much and is not shared; otherwise a new one is made.
+    explicit HeadWriter(qsizetype room, QByteArray buffer = {}) : m_out(std::move(buffer))
+    {
+        room = std::max<qsizetype>(room, 64);
+        if (m_out.isDetached() && m_out.capacity() >= room)
+            m_out.resize(m_out.capacity());
+        else
+            m_out = QByteArray(room, Qt::Uninitialized);
+        m_at = m_out.data();
+        m_end = m_at + m_out.size();
+    }
+    HeadWriter(const HeadWriter &) = delete;
+    HeadWriter &operator=(const HeadWriter &) = delete;
 
     HeadWriter &operator<<(QByteArrayView piece)
     {
         const qsizetype n = piece.size();
         if (n <= 0)
             return *this;
-        if (n > m_out.size() - m_used)
-            m_out.resize(std::max(m_out.size() * 2, m_used + n));
-        std::memcpy(m_out.data() + m_used, piece.data(), size_t(n));
-        m_used += n;
+        char *out = room(n);
+        std::memcpy(out, piece.data(), size_t(n));
+        m_at = out + n;
         return *this;
     }
-    HeadWriter &operator<<(char c) { return *this << QByteArrayView(&c, 1); }
+    HeadWriter &operator<<(char c)
+    {
+        *room(1) = c;
+        ++m_at;
+        return *this;
+    }
     /// A non-negative number in decimal.
     HeadWriter &number(qint64 value)
     {
@@ -191,17 +219,46 @@ public:
         } while (value > 0 && at > 0);
         return *this << QByteArrayView(digits.data() + at, qsizetype(digits.size()) - at);
     }
-    void field(QByteArrayView name, QByteArrayView value) { *this << name << ": " << value << "\r\n"; }
+    /// "name: value\r\n", its room made once.
+    void field(QByteArrayView name, QByteArrayView value)
+    {
+        char *out = room(name.size() + value.size() + 4);
+        if (!name.isEmpty())
+            std::memcpy(out, name.data(), size_t(name.size()));
+        out += name.size();
+        *out++ = ':';
+        *out++ = ' ';
+        if (!value.isEmpty())
+            std::memcpy(out, value.data(), size_t(value.size()));
+        out += value.size();
+        *out++ = '\r';
+        *out++ = '\n';
+        m_at = out;
+    }
     /// The head, its room beyond what was written kept for bytes appended to it.
     QByteArray take()
     {
-        m_out.truncate(m_used);
+        m_out.truncate(m_at - m_out.constData());
         return std::move(m_out);
     }
 
 private:
+    /// Where `n` more bytes go: the buffer is written through a pointer, not resized or
+    /// detach-checked at every piece, and grows only when the room made first runs out.
+    char *room(qsizetype n)
+    {
+        if (n > m_end - m_at) {
+            const qsizetype used = m_at - m_out.constData();
+            m_out.resize(std::max(m_out.size() * 2, used + n));
+            m_at = m_out.data() + used;
+            m_end = m_out.data() + m_out.size();
+        }
+        return m_at;
+    }
+
     QByteArray m_out;
-    qsizetype m_used = 0;
+    char *m_at = nullptr; ///< where the next byte goes, in m_out
+    char *m_end = nullptr; ///< the end of m_out's bytes
 };
 
 /// The path prefix and the Host value of requests to `upstream`.
@@ -367,8 +424,8 @@ QByteArray ProxyConnection::upstreamRequest(
     return upstreamRequest(r, prefix, host, keepHost, clientAddress.toLatin1());
 }
 
-QByteArray ProxyConnection::upstreamRequest(
-    const HttpRequest &r, QByteArrayView prefix, QByteArrayView host, bool keepHost, QByteArrayView clientAddress)
+QByteArray ProxyConnection::upstreamRequest(const HttpRequest &r, QByteArrayView prefix, QByteArrayView host,
+    bool keepHost, QByteArrayView clientAddress, QByteArray buffer)
 {
     QByteArrayView target = r.target;
     QByteArray originForm;
@@ -378,20 +435,21 @@ QByteArray ProxyConnection::upstreamRequest(
     }
     // One allocation, not one per line.
     HeadWriter out(headBytes(r.headers) + r.method.size() + prefix.size() + target.size() + host.size()
-        + clientAddress.size() + r.body.size() + 256);
+            + clientAddress.size() + r.body.size() + 256,
+        std::move(buffer));
     out << r.method << ' ' << prefix << target << " HTTP/1.1\r\n";
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
     bool forwardedFor = false;
     for (const auto &[name, value] : r.headers) {
-        if (isField(name, "X-Forwarded-For")) {
+        if (sameFieldName(name, "X-Forwarded-For")) {
             forwardedFor = true;
             continue;
         }
-        if (isHopByHop(name, named) || isField(name, "Content-Length") || isField(name, "Transfer-Encoding")
-            || isField(name, "Expect"))
+        if (isHopByHop(name, named) || sameFieldName(name, "Content-Length") || sameFieldName(name, "Transfer-Encoding")
+            || sameFieldName(name, "Expect"))
             continue;
-        if (isField(name, "Host")) {
+        if (sameFieldName(name, "Host")) {
             if (!keepHost)
                 continue;
             hostSent = true;
@@ -409,7 +467,9 @@ QByteArray ProxyConnection::upstreamRequest(
     out << clientAddress << "\r\n";
     out << "Via: 1.";
     out.number(std::max(0, r.minorVersion)) << " retrylab\r\n";
-    if (!r.body.isEmpty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+    // Compared as views, the lengths first: QByteArray's operator== with a literal compares the bytes.
+    const QByteArrayView method = r.method;
+    if (!r.body.isEmpty() || method == "POST" || method == "PUT" || method == "PATCH") {
         out << "Content-Length: ";
         out.number(r.body.size()) << "\r\n";
     }
@@ -417,11 +477,11 @@ QByteArray ProxyConnection::upstreamRequest(
     return out.take();
 }
 
-QByteArray ProxyConnection::clientHead(
-    const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking, qsizetype reserveAfter)
+QByteArray ProxyConnection::clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10,
+    bool dropChunking, qsizetype reserveAfter, QByteArray buffer)
 {
     // Room for the body's first bytes too, which go out in the same write (readUpstream()).
-    HeadWriter out(headBytes(head.headers) + head.reason.size() + 64 + reserveAfter);
+    HeadWriter out(headBytes(head.headers) + head.reason.size() + 64 + reserveAfter, std::move(buffer));
     out << "HTTP/1.1 ";
     out.number(std::max(0, head.status)) << ' ';
     if (head.reason.isEmpty())
@@ -431,7 +491,7 @@ QByteArray ProxyConnection::clientHead(
     out << "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named) || (dropChunking && isField(name, "Transfer-Encoding")))
+        if (isHopByHop(name, named) || (dropChunking && sameFieldName(name, "Transfer-Encoding")))
             continue;
         out.field(name, value);
     }
@@ -523,7 +583,7 @@ void ProxyConnection::readClient()
     while (status == HttpRequestParser::Status::Complete) {
         m_queue.append(m_parser.takeRequest());
         // What follows a CONNECT is the tunnel's (a TLS hello), not another request.
-        if (m_queue.constLast().method == "CONNECT" && m_server->options().forward)
+        if (m_server->options().forward && m_queue.constLast().method == "CONNECT")
             break;
         status = m_parser.next();
     }
@@ -645,7 +705,12 @@ void ProxyConnection::pump()
     m_entry.time = QDateTime::currentDateTimeUtc();
     m_entry.peer = m_peer;
     m_entry.method = m_request.method;
-    m_entry.target = QString::fromUtf8(m_request.target);
+    // A client asks for the same target again and again (polling, retrying): its text is made once.
+    if (m_lastTargetText.isNull() || m_request.target != m_lastTarget) {
+        m_lastTarget = m_request.target;
+        m_lastTargetText = QString::fromUtf8(m_request.target);
+    }
+    m_entry.target = m_lastTargetText;
     m_entry.receivedNs = m_startNs;
     m_entry.identityHeaders = ServerLogEntry::identityHeadersOf(m_request.headers);
     m_entry.bodyDigest = ServerLogEntry::bodyDigestOf(m_request.body);
@@ -921,10 +986,21 @@ void ProxyConnection::releaseThrottled()
     }
 }
 
+void ProxyConnection::deliverHead(QByteArray head)
+{
+    if (head.isEmpty())
+        return; // none was written (it went out before), and the room kept stays
+    deliver(head);
+    // What the kernel did not take went into the socket's buffer or m_throttled (a copy, or
+    // a shared array that the next head written into it leaves alone).
+    if (head.capacity() <= keptWriteRoom)
+        m_headBuffer = std::move(head);
+}
+
 bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
 {
     if (body.isEmpty()) {
-        deliver(head);
+        deliverHead(std::move(head));
         return false;
     }
     const QList<HttpResponseStream::Piece> &pieces = m_stream.payload();
@@ -965,8 +1041,8 @@ bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
         if (head.isEmpty()) {
             deliver(body);
         } else {
-            head.append(body); // in the room clientHead() reserved
-            deliver(head);
+            appendBytes(head, body); // in the room clientHead() reserved
+            deliverHead(std::move(head));
         }
     }
     return cut;
@@ -1048,9 +1124,13 @@ void ProxyConnection::sendRequest()
         std::tie(m_upstreamPrefix, m_upstreamHost) = upstreamPieces(m_upstreamUrl);
         m_upstreamPiecesMade = true;
     }
-    writeNow(m_upstream,
-        upstreamRequest(
-            m_request, m_upstreamPrefix, m_upstreamHost, m_server->options().keepHost, m_clientAddressLatin1));
+    QByteArray request = upstreamRequest(m_request, m_upstreamPrefix, m_upstreamHost, m_server->options().keepHost,
+        m_clientAddressLatin1, std::move(m_requestBuffer));
+    writeNow(m_upstream, request);
+    // Its room serves the next request: what the kernel did not take went into the socket's
+    // buffer (a copy, or a shared one that the next write into it leaves alone).
+    if (request.capacity() <= keptWriteRoom)
+        m_requestBuffer = std::move(request);
     m_server->countUpstreamRequest();
     m_recording = m_server->recorder() != nullptr;
     if (m_recording) {
@@ -1076,8 +1156,8 @@ void ProxyConnection::recordHead()
     for (const auto &[name, value] : head.headers) {
         // A HEAD's or a 304's Content-Length names a body that is not there: it is kept as it was.
         const bool lengthWithoutBody = m_request.method == "HEAD" || head.status == 304;
-        if (isHopByHop(name, named) || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0
-            || (name.compare("Content-Length", Qt::CaseInsensitive) == 0 && !lengthWithoutBody))
+        if (isHopByHop(name, named) || sameFieldName(name, "Transfer-Encoding")
+            || (sameFieldName(name, "Content-Length") && !lengthWithoutBody))
             continue;
         m_record.headers.append({name, value});
     }
@@ -1210,8 +1290,8 @@ void ProxyConnection::readUpstream()
             m_dechunk = final && clientIsHttp10 && chunked;
             m_closeAfter = m_closeAfter || m_stream.framing() == HttpResponseStream::Framing::UntilClose || m_dechunk;
             if (final || !clientIsHttp10) // HTTP/1.0 has no interim answers
-                head = clientHead(
-                    m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk, m_stream.body().size());
+                head = clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk,
+                    m_stream.body().size(), std::move(m_headBuffer));
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
@@ -1434,8 +1514,9 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     m_entry.status = status;
     m_entry.bytesSent = m_bytesToClient;
     m_entry.durationMs = double(SteadyClock::instance().nowNs() - m_startNs) / 1e6;
-    m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
-    m_server->record(m_entry);
+    if (m_fault.logicalId != 0) // only a rule's grouping (first=) asks how it ended
+        m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
+    m_server->record(std::move(m_entry)); // read no more: the next exchange starts a new one
     if (m_closeAfter) {
         // Nothing more is taken up on this connection: a request that came
         // after this one was never answered, and the client may send it elsewhere.

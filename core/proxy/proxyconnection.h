@@ -57,14 +57,16 @@ public:
     static QByteArray upstreamRequest(
         const HttpRequest &request, const QUrl &upstream, bool keepHost, const QString &clientAddress);
     /// The same with the upstream's path prefix and Host value made already (per connection, not per request).
+    /// `buffer`: an array to write into when its room suffices (the last request's), instead of a new one.
     static QByteArray upstreamRequest(const HttpRequest &request, QByteArrayView prefix, QByteArrayView host,
-        bool keepHost, QByteArrayView clientAddress);
+        bool keepHost, QByteArrayView clientAddress, QByteArray buffer = {});
     /// The response head as it goes to the client, hop-by-hop headers dropped;
     /// `close` adds "Connection: close".
     /// `dropChunking` leaves out Transfer-Encoding (the body goes out without
     /// its chunk framing, to an HTTP/1.0 client). `reserveAfter`: room for bytes appended to it.
+    /// `buffer`: an array to write into when its room suffices (the last head's), instead of a new one.
     static QByteArray clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10,
-        bool dropChunking = false, qsizetype reserveAfter = 0);
+        bool dropChunking = false, qsizetype reserveAfter = 0, QByteArray buffer = {});
 
 private:
     enum class Waiting { Nothing, BeforeForward, BeforeResponse };
@@ -82,6 +84,8 @@ private:
     /// Passes body bytes on with the fault applied, after `head` when the answer's head
     /// goes with them; true when cut=N ended the body here.
     bool forwardBody(QByteArray body, QByteArray head = {});
+    /// Delivers a head written by clientHead(), and keeps its room for the next one.
+    void deliverHead(QByteArray head);
     void rejectMalformed();
     /// Answers `status` with `message` to a request that cannot be taken up, and closes.
     void rejectRequest(int status, const QString &message, const HttpRequest *request = nullptr);
@@ -142,6 +146,8 @@ private:
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
     QByteArray m_upstreamPrefix; ///< its path prefix, put before every request's target
     QByteArray m_upstreamHost; ///< its Host value
+    QByteArray m_requestBuffer; ///< the last request sent upstream, its room kept for the next
+    QByteArray m_headBuffer; ///< the same for the last head (and first body bytes) sent to the client
     bool m_upstreamPiecesMade = false; ///< m_upstreamPrefix and m_upstreamHost are m_upstreamUrl's
     RecordedExchange m_record;
     bool m_recording = false; ///< the exchange in progress is being recorded
@@ -172,6 +178,8 @@ private:
     HttpRequest m_request;
     HttpResponseStream m_stream;
     ServerLogEntry m_entry;
+    QByteArray m_lastTarget; ///< the target of the last exchange taken up, and its text for the log
+    QString m_lastTargetText;
     qint64 m_startNs = 0;
     qint64 m_bytesToClient = 0;
 

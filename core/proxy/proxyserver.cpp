@@ -408,8 +408,10 @@ void ProxyServer::record(ServerLogEntry entry)
         const Redactor redactor;
         entry.target = redactor.text(entry.target);
         entry.detail = redactor.text(entry.detail);
-        for (auto &[name, value] : entry.identityHeaders)
-            value = redactor.headerValue(name, value);
+        if (!entry.identityHeaders.isEmpty()) { // begin() of an empty list would allocate one
+            for (auto &[name, value] : entry.identityHeaders)
+                value = redactor.headerValue(name, value);
+        }
     }
     Q_EMIT exchangeFinished(entry);
 }
@@ -448,12 +450,15 @@ void ProxyServer::setFaultSeed(quint64 seed)
 
 ProxyFault ProxyServer::decideFault(const HttpRequest &request, const QString &peer)
 {
+    if (m_faults.rules().isEmpty())
+        return {}; // what decide() says without rules, without reading the clock for it
     return m_faults.decide(request, peer, nowMs());
 }
 
 void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
 {
-    m_faults.complete(fault.logicalId, succeeded, nowMs());
+    if (fault.logicalId != 0) // no rule grouped it (FaultRuleSet::complete() has nothing to do)
+        m_faults.complete(fault.logicalId, succeeded, nowMs());
 }
 
 qint64 ProxyServer::bufferLimitPerConnection() const

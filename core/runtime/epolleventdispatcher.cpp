@@ -107,7 +107,9 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         armTimerFd();
     // A deadline already past has the timerfd readable: the wait ends at once.
     const int timeoutMs = canWait ? -1 : 0;
-    std::array<epoll_event, 256> ready{};
+    // Not zeroed: epoll_wait() fills the first `count`, the only ones read, and zeroing all
+    // 3 KiB was a quarter of the dispatcher's own instructions in a turn.
+    std::array<epoll_event, 256> ready;
     int count = ::epoll_wait(m_epoll, ready.data(), int(ready.size()), timeoutMs);
     if (count < 0)
         count = 0; // EINTR: a turn with nothing ready
