@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QThread>
 
@@ -27,7 +28,9 @@ class RetryExecutor;
 /// error log and redraws charts, and none of that may delay a retry's timer.
 ///
 /// It offers the executor's interface to the caller's thread. Calls go to the
-/// executor's thread in the order they were made, many to one event. Reports come
+/// executor's thread in the order they were made, many to one event (so a call may run
+/// before an event posted to that thread after the run's event but before the call).
+/// Reports come
 /// back in batches: the executor's thread appends each one to a list and, when the
 /// list was empty, posts one event to the caller's thread; that event re-emits
 /// everything the list holds by then, in order, as the signals of RetryExecutor.
@@ -79,7 +82,7 @@ public:
         CallBatch &operator=(const CallBatch &) = delete;
 
     private:
-        ThreadedExecutor *m_executor;
+        QPointer<ThreadedExecutor> m_executor; ///< a slot run meanwhile may delete it
     };
     void cancel(quint64 requestId);
     /// Cancels every request and delivers the results before it returns, as

@@ -219,18 +219,21 @@ Core::Result<void> RequestRunner::startBatch(const Core::RequestDraft &draft)
     const int count = std::clamp(draft.batchCount, 1, Core::RequestDraft::maxBatchCount);
     int sentCount = 0;
     QString problem;
-    const Core::ThreadedExecutor::CallBatch together(m_executor);
-    for (int i = 0; i < count; ++i) {
-        // The executor reports every result after submit() has returned, even
-        // a refusal by an open breaker, so the id is known before its result.
-        const auto id = submit(draft, tr("batch %1/%2").arg(i + 1).arg(count));
-        if (!id) {
-            problem = id.error();
-            break;
+    {
+        // The batch's calls reach the executor's thread together when this block ends.
+        const Core::ThreadedExecutor::CallBatch together(m_executor);
+        for (int i = 0; i < count; ++i) {
+            // The executor reports every result after submit() has returned, even
+            // a refusal by an open breaker, so the id is known before its result.
+            const auto id = submit(draft, tr("batch %1/%2").arg(i + 1).arg(count));
+            if (!id) {
+                problem = id.error();
+                break;
+            }
+            ++sentCount;
+            ++m_batchTotal;
+            m_batchIds.insert(*id);
         }
-        ++sentCount;
-        ++m_batchTotal;
-        m_batchIds.insert(*id);
     }
     Q_EMIT batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
     if (problem.isEmpty())
