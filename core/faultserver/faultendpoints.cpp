@@ -71,11 +71,7 @@ ResponsePlan wrongMethod(const QString &message, const QByteArray &allow = "GET,
 ResponsePlan counterJson(
     int status, std::initializer_list<std::pair<QLatin1StringView, qint64>> numbers, const QString &key, QString detail)
 {
-    const bool plain = std::all_of(key.cbegin(), key.cend(), [](QChar c) {
-        const char16_t u = c.unicode();
-        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-'
-            || u == u'.' || u == u'_' || u == u'~';
-    });
+    const bool plain = std::all_of(key.cbegin(), key.cend(), RequestTarget::isUnreserved);
     if (!plain) {
         QJsonObject body{{QStringLiteral("key"), key}};
         for (const auto &[name, value] : numbers)
@@ -173,13 +169,13 @@ bool FaultEndpoints::owns(const RequestTarget &target)
     }
 }
 
-bool FaultEndpoints::keysRequests(const QString &path)
+bool FaultEndpoints::keysRequests(QStringView path)
 {
     // The path's segments, empty ones skipped, without a list of them (asked for every
     // request the server logs with a query).
     QStringView first;
     qsizetype count = 0;
-    for (const QStringView segment : QStringView(path).tokenize(u'/', Qt::SkipEmptyParts)) {
+    for (const QStringView segment : path.tokenize(u'/', Qt::SkipEmptyParts)) {
         if (++count == 1)
             first = segment;
         else if (count > 2)

@@ -57,7 +57,7 @@ public:
     static bool owns(const RequestTarget &target);
     /// Whether the path's "key" parameter names a logical request for the server's
     /// own counting (/fail/N, /ratelimit): RetryLab's key, not a credential.
-    static bool keysRequests(const QString &path);
+    static bool keysRequests(QStringView path);
 
     /// Forgets counters, buckets and resources, and reseeds the generator.
     void reset();

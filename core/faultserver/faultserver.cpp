@@ -78,15 +78,12 @@ bool plainQuery(const QString &target)
         return false;
     const QStringView path = QStringView(target).left(question);
     const QStringView query = QStringView(target).mid(question + 1);
-    const auto unreserved = [](QChar c) {
-        const char16_t u = c.unicode();
-        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-'
-            || u == u'.' || u == u'_' || u == u'~' || u == u'=' || u == u'&';
-    };
+    const auto unreserved
+        = [](QChar c) { return RequestTarget::isUnreserved(c) || c == QLatin1Char('=') || c == QLatin1Char('&'); };
     if (path.contains(QLatin1Char('%')) || path.contains(QLatin1Char('#'))
         || !std::all_of(query.begin(), query.end(), unreserved))
         return false;
-    const bool ownKeys = FaultEndpoints::keysRequests(path.toString());
+    const bool ownKeys = FaultEndpoints::keysRequests(path);
     for (const QStringView part : query.tokenize(u'&')) {
         const qsizetype equals = part.indexOf(QLatin1Char('='));
         if (equals < 0)

@@ -46,6 +46,14 @@ public:
 
     /// A name of an /occ or /eventual resource: 1-128 of A-Z a-z 0-9 . _ ~ -
     static bool isResourceName(const QString &name);
+    /// One of A-Z a-z 0-9 . _ ~ - (RFC 3986's unreserved characters): what a URL and
+    /// JSON both carry as it is.
+    static constexpr bool isUnreserved(QChar c)
+    {
+        const char16_t u = c.unicode();
+        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-'
+            || u == u'.' || u == u'_' || u == u'~';
+    }
     /// Client text quoted in a message, cut after `max` characters.
     static QString shortened(const QString &text, qsizetype max = 60);
 
