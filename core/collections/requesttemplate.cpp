@@ -107,9 +107,13 @@ bool usesServer(const RequestDraft &draft)
         [](const DraftHeader &h) { return h.enabled && h.value.contains(serverPlaceholder()); });
 }
 
-Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
+namespace {
+
+// The URL template with its {{variables}} put in, trimmed, and checked as far as it can
+// be before its placeholders are expanded.
+Result<QString> urlText(const QString &urlTemplate, const ExpansionContext &context)
 {
-    using R = Result<QUrl>;
+    using R = Result<QString>;
     QStringList unresolved;
     QStringList unknownDynamic;
     const QString trimmed
@@ -136,8 +140,13 @@ Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
                 : Tr::tr("{server} stands for the embedded server, which is not running: %1")
                       .arg(context.serverProblem));
     }
+    return trimmed;
+}
 
-    const QString expanded = expand(trimmed, context);
+// The expanded URL as a QUrl, or why it cannot be sent.
+Result<QUrl> checkedUrl(const QString &expanded)
+{
+    using R = Result<QUrl>;
     const QUrl result(expanded, QUrl::TolerantMode);
     if (!startsWithScheme(expanded))
         return R::failure(Tr::tr("The URL must start with http:// or https:// (or {server})."));
@@ -149,6 +158,26 @@ Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
     if (result.host().isEmpty())
         return R::failure(Tr::tr("The URL has no host."));
     return result;
+}
+
+// {server} in `text` expanded, {id} left.
+QString expandServer(const QString &text, const ExpansionContext &context)
+{
+    if (!text.contains(QLatin1Char('{')))
+        return text;
+    QString out = text;
+    out.replace(serverPlaceholder(), serverText(context.serverUrl));
+    return out;
+}
+
+} // namespace
+
+Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
+{
+    const auto text = urlText(urlTemplate, context);
+    if (!text)
+        return Result<QUrl>::failure(text.error());
+    return checkedUrl(expand(*text, context));
 }
 
 QString methodProblem(const QString &method)
@@ -286,6 +315,81 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
     spec.auth.forEachText([&context](QString &text) { text = expand(text, context); });
     if (const QString problem = AuthJson::problem(spec.auth); !problem.isEmpty())
         return R::failure(Tr::tr("Auth: %1.").arg(problem));
+    return spec;
+}
+
+BatchBuilder::BatchBuilder(RequestDraft draft, ExpansionContext context)
+    : m_draft(std::move(draft)), m_context(std::move(context))
+{
+    // Dynamic variables differ from one request to the next.
+    if (m_context.dynamic)
+        return;
+    const auto resolved = Variables::apply(m_draft, m_context.variables, m_context.environmentName, nullptr);
+    if (!resolved)
+        return; // build() says why, for every request
+    const RequestDraft &r = *resolved;
+    const QString id = idPlaceholder();
+    const auto keyed = [&id](const QString &text) { return text.contains(id); };
+    bool elsewhere
+        = std::any_of(r.fallbackTemplates.cbegin(), r.fallbackTemplates.cend(), keyed) || keyed(r.writeUrlTemplate);
+    if (!r.bodyFrom.isRaw()) {
+        DraftBody body = r.bodyFrom;
+        body.forEachText([&](QString &text) { elsewhere = elsewhere || keyed(text); });
+    }
+    AuthSpec auth = r.auth;
+    auth.forEachText([&](QString &text) { elsewhere = elsewhere || keyed(text); });
+    if (elsewhere)
+        return;
+
+    // What build() expands, as it expands it: the URL resolved again (url() resolves what
+    // it is given), {server} first.
+    if (keyed(r.urlTemplate)) {
+        const auto text = urlText(r.urlTemplate, m_context);
+        if (!text)
+            return;
+        m_urlText = expandServer(*text, m_context);
+    }
+    qsizetype at = 0;
+    for (const DraftHeader &header : r.headers) {
+        if (!header.enabled || header.name.trimmed().isEmpty())
+            continue;
+        if (keyed(header.value))
+            m_keyedHeaders.append({at, expandServer(header.value, m_context)});
+        ++at;
+    }
+    if (r.bodyFrom.isRaw() && keyed(r.body))
+        m_keyedBody = expandServer(r.body, m_context);
+    m_keyOnly = true;
+}
+
+Result<RequestSpec> BatchBuilder::buildInFull(const QString &key)
+{
+    m_context.requestKey = key;
+    return RequestTemplate::build(m_draft, m_context);
+}
+
+Result<RequestSpec> BatchBuilder::build(const QString &key)
+{
+    if (!m_keyOnly)
+        return buildInFull(key);
+    if (!m_first) {
+        auto first = buildInFull(key);
+        if (first)
+            m_first = *first;
+        return first;
+    }
+    RequestSpec spec = *m_first;
+    const QString id = idPlaceholder();
+    if (!m_urlText.isNull()) {
+        const auto url = checkedUrl(QString(m_urlText).replace(id, key));
+        if (!url)
+            return Result<RequestSpec>::failure(url.error());
+        spec.url = *url;
+    }
+    for (const auto &[at, value] : std::as_const(m_keyedHeaders))
+        spec.headers[at].second = QString(value).replace(id, key).toUtf8();
+    if (!m_keyedBody.isNull())
+        spec.body = QString(m_keyedBody).replace(id, key).toUtf8();
     return spec;
 }
 

@@ -5,8 +5,12 @@
 #include "core/util/result.h"
 
 #include <QHash>
+#include <QList>
 #include <QString>
 #include <QUrl>
+
+#include <optional>
+#include <utility>
 
 namespace RetryLab::Core {
 
@@ -67,6 +71,35 @@ QString headerProblem(const DraftHeader &header, int row);
 
 /// The request for one send, or everything that is wrong with it (the first problem).
 Result<RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context);
+
+/// The requests of a batch: one draft sent many times, each with a key of its own
+/// for {id}. build() gives what RequestTemplate::build() gives with that key. The
+/// first request is built in full; when {id} stands (once {{variables}} are put in)
+/// in the URL, header values or a raw body only, the next ones copy it and make
+/// just those again with their key. Otherwise, and with dynamic variables (new
+/// values for every request), every request is built in full.
+class BatchBuilder final
+{
+public:
+    /// `context` without its key (requestKey is ignored).
+    BatchBuilder(RequestDraft draft, ExpansionContext context);
+
+    /// The request whose {id} is `key`, or what is wrong with it.
+    Result<RequestSpec> build(const QString &key);
+    /// Whether requests after the first are made by putting their key in.
+    bool putsKeysIn() const { return m_keyOnly; }
+
+private:
+    Result<RequestSpec> buildInFull(const QString &key);
+
+    RequestDraft m_draft;
+    ExpansionContext m_context;
+    bool m_keyOnly = false;
+    std::optional<RequestSpec> m_first; ///< built in full; the others copy it
+    QString m_urlText; ///< {{variables}} and {server} put in, {id} left; null: the URL has no {id}
+    QList<std::pair<qsizetype, QString>> m_keyedHeaders; ///< the request's header at, its value with {id} left
+    QString m_keyedBody; ///< the raw body with {id} left; null: it has no {id}
+};
 
 } // namespace RequestTemplate
 

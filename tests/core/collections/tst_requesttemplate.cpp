@@ -1,5 +1,7 @@
 #include "core/collections/requesttemplate.h"
 
+#include "core/collections/dynamicvariables.h"
+
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -28,6 +30,8 @@ private Q_SLOTS:
     void methodProblem_data();
     void methodProblem();
     void newKeyToken_fourLettersOrDigits_newEachTime();
+    void batchBuilder_givesWhatBuildGives_data();
+    void batchBuilder_givesWhatBuildGives();
 
 private:
     static ExpansionContext context(const QString &key = QStringLiteral("k1"))
@@ -254,3 +258,142 @@ void TestRequestTemplate::newKeyToken_fourLettersOrDigits_newEachTime()
 
 QTEST_GUILESS_MAIN(TestRequestTemplate)
 #include "tst_requesttemplate.moc"
+
+Q_DECLARE_METATYPE(RetryLab::Core::RequestDraft)
+
+using VariableValues = QHash<QString, QString>;
+
+namespace {
+
+// What differs between two requests, field by field; empty when nothing does.
+QStringList differences(const Core::RequestSpec &a, const Core::RequestSpec &b)
+{
+    QStringList differ;
+    const auto check = [&differ](bool same, const char *field) {
+        if (!same)
+            differ.append(QLatin1String(field));
+    };
+    check(a.kind == b.kind, "kind");
+    check(a.method == b.method, "method");
+    check(a.url == b.url && a.url.toString(QUrl::FullyEncoded) == b.url.toString(QUrl::FullyEncoded), "url");
+    check(a.headers == b.headers, "headers");
+    check(a.body == b.body, "body");
+    check(a.bodySource == b.bodySource, "bodySource");
+    check(a.idempotent == b.idempotent, "idempotent");
+    check(a.attemptHeaders == b.attemptHeaders, "attemptHeaders");
+    check(a.attemptTimeoutMs == b.attemptTimeoutMs, "attemptTimeoutMs");
+    check(a.label == b.label, "label");
+    check(a.increment == b.increment, "increment");
+    check(a.readModifyWrite == b.readModifyWrite, "readModifyWrite");
+    check(a.transport == b.transport, "transport");
+    check(a.auth == b.auth, "auth");
+    check(a.fallbackUrls == b.fallbackUrls, "fallbackUrls");
+    check(a.fallbackOn == b.fallbackOn, "fallbackOn");
+    return differ;
+}
+
+} // namespace
+
+void TestRequestTemplate::batchBuilder_givesWhatBuildGives_data()
+{
+    QTest::addColumn<RequestDraft>("draft");
+    QTest::addColumn<VariableValues>("variables");
+    QTest::addColumn<bool>("dynamic");
+    QTest::addColumn<bool>("putsKeysIn");
+
+    const QHash<QString, QString> none;
+    RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/fail/2?key={id}");
+    QTest::newRow("key in the query") << draft << none << false << true;
+    draft.urlTemplate = QStringLiteral("  {server}/items/{id}/parts?k={id}#{id}  ");
+    QTest::newRow("key three times, spaces around") << draft << none << false << true;
+    draft.urlTemplate = QStringLiteral("http://h{id}.test:80/x");
+    QTest::newRow("key in the host") << draft << none << false << true;
+    draft.urlTemplate = QStringLiteral("http://127.0.0.1:{id}/x");
+    QTest::newRow("key as the port: not a URL") << draft << none << false << true;
+    draft.urlTemplate = QStringLiteral("{id}://h/x");
+    QTest::newRow("key as the scheme") << draft << none << false << true;
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    QTest::newRow("no key") << draft << none << false << true;
+
+    draft.urlTemplate = QStringLiteral("{server}/status/201?key={id}");
+    draft.method = QStringLiteral("POST");
+    draft.headers = {{QStringLiteral("A"), QStringLiteral("1"), false}, {QString(), QString(), true},
+        {QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true},
+        {QStringLiteral("X-Origin"), QStringLiteral("{server}/{id}"), true},
+        {QStringLiteral("X-Plain"), QStringLiteral("{server}"), true}};
+    draft.body = QStringLiteral("{\"request\": \"{id}\", \"from\": \"{server}\", \"t\": {}}");
+    draft.fallbackOn = {QStringLiteral("5XX")};
+    draft.auth.kind = Core::AuthSpec::Kind::Bearer;
+    draft.auth.token = QStringLiteral("{server}");
+    QTest::newRow("key in headers and the body") << draft << none << false << true;
+
+    RequestDraft variables = draft;
+    variables.urlTemplate = QStringLiteral("{{base}}/fail/1?key={{key}}");
+    variables.headers.append({QStringLiteral("X-Env"), QStringLiteral("{{key}}"), true});
+    QTest::newRow("key through variables")
+        << variables
+        << QHash<QString, QString>{{QStringLiteral("base"), QStringLiteral("{server}")},
+               {QStringLiteral("key"), QStringLiteral("{id}")}}
+        << false << true;
+    QTest::newRow("undefined variable") << variables << none << false << false;
+    QTest::newRow("dynamic variables") << variables
+                                       << QHash<QString, QString>{{QStringLiteral("base"), QStringLiteral("{server}")},
+                                              {QStringLiteral("key"), QStringLiteral("{{$randomInt}}")}}
+                                       << true << false;
+
+    RequestDraft fallback = draft;
+    fallback.fallbackTemplates = {QStringLiteral("{server}/status/200?key={id}")};
+    QTest::newRow("key in a fallback") << fallback << none << false << false;
+    RequestDraft auth = draft;
+    auth.auth.token = QStringLiteral("t-{id}");
+    QTest::newRow("key in the auth") << auth << none << false << false;
+    RequestDraft form = draft;
+    form.bodyFrom.mode = Core::DraftBody::Mode::UrlEncoded;
+    form.bodyFrom.fields = {{QStringLiteral("k"), QStringLiteral("{id}"), {}, {}, {}}};
+    QTest::newRow("key in a form") << form << none << false << false;
+    form.bodyFrom.fields = {{QStringLiteral("k"), QStringLiteral("{server}"), {}, {}, {}}};
+    form.headers.clear();
+    QTest::newRow("form without the key") << form << none << false << true;
+    RequestDraft badMethod = draft;
+    badMethod.method = QStringLiteral("GE T");
+    QTest::newRow("no method") << badMethod << none << false << true;
+    RequestDraft unknown = draft;
+    unknown.urlTemplate = QStringLiteral("{server}/x?key={id}&{ide}");
+    QTest::newRow("unknown placeholder") << unknown << none << false << false;
+}
+
+void TestRequestTemplate::batchBuilder_givesWhatBuildGives()
+{
+    QFETCH(RequestDraft, draft);
+    QFETCH(VariableValues, variables);
+    QFETCH(bool, dynamic);
+    QFETCH(bool, putsKeysIn);
+
+    Core::DynamicVariables random(7);
+    ExpansionContext base = context(QString());
+    base.variables = variables;
+    base.dynamic = dynamic ? &random : nullptr;
+    RequestTemplate::BatchBuilder builder(draft, base);
+    QCOMPARE(builder.putsKeysIn(), putsKeysIn);
+    Core::DynamicVariables sameRandom(7);
+    // A port and a scheme among them, for the drafts that put the key there.
+    const QStringList keys = {QStringLiteral("80"), QStringLiteral("k3f9-1"), QStringLiteral("http"),
+        QStringLiteral("k3f9-2"), QStringLiteral("k3f9-10")};
+    for (const QString &key : keys) {
+        ExpansionContext alone = base;
+        alone.requestKey = key;
+        alone.dynamic = dynamic ? &sameRandom : nullptr;
+        const auto expected = RequestTemplate::build(draft, alone);
+        const auto built = builder.build(key);
+        QCOMPARE(bool(built), bool(expected));
+        if (!expected) {
+            QCOMPARE(built.error(), expected.error());
+            continue;
+        }
+        const QStringList differ = differences(*built, *expected);
+        QVERIFY2(differ.isEmpty(), qPrintable(key + QLatin1String(": ") + differ.join(QLatin1String(", "))));
+        if (draft.urlTemplate.contains(QLatin1String("{id}")))
+            QVERIFY2(built->url.toString().contains(key), qPrintable(built->url.toString()));
+    }
+}

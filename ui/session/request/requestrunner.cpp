@@ -54,7 +54,7 @@ void RequestRunner::restartSharedScenario()
 
 QString RequestRunner::nextKey() const
 {
-    return QStringLiteral("%1-%2").arg(m_keyToken).arg(m_keyCounter);
+    return m_keyToken + QLatin1Char('-') + QString::number(m_keyCounter);
 }
 
 void RequestRunner::setEnvironment(const QString &name, const QHash<QString, QString> &variables)
@@ -99,10 +99,9 @@ Core::ExpansionContext RequestRunner::nextContext() const
     return context;
 }
 
-Core::Result<Core::RequestSpec> RequestRunner::prepare(const Core::RequestDraft &draft, const QString &label)
+Core::Result<Core::RequestSpec> RequestRunner::prepare(Core::Result<Core::RequestSpec> built, const QString &label)
 {
     using R = Core::Result<Core::RequestSpec>;
-    auto built = Core::RequestTemplate::build(draft, nextContext());
     if (!built)
         return built;
     Core::RequestSpec spec = std::move(built).value();
@@ -152,13 +151,19 @@ void RequestRunner::setPolicy(const Core::BackoffPolicy &policy)
 
 Core::Result<quint64> RequestRunner::submit(const Core::RequestDraft &draft, const QString &label)
 {
-    using R = Core::Result<quint64>;
     if (!m_executor || !m_session)
-        return R::failure(tr("Nothing to send with."));
-    const auto spec = prepare(draft, label);
+        return Core::Result<quint64>::failure(tr("Nothing to send with."));
+    return submitBuilt(Core::RequestTemplate::build(draft, nextContext()), draft.concurrency, label);
+}
+
+Core::Result<quint64> RequestRunner::submitBuilt(
+    Core::Result<Core::RequestSpec> built, int concurrency, const QString &label)
+{
+    using R = Core::Result<quint64>;
+    const auto spec = prepare(std::move(built), label);
     if (!spec)
         return R::failure(spec.error());
-    m_executor->setConcurrencyLimit(draft.concurrency);
+    m_executor->setConcurrencyLimit(concurrency);
     ++m_runStream;
     // The executor reports every result after submit() has returned; should one
     // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
@@ -217,15 +222,22 @@ Core::Result<void> RequestRunner::startBatch(const Core::RequestDraft &draft)
         resetBatch();
     beginRun(draft);
     const int count = std::clamp(draft.batchCount, 1, Core::RequestDraft::maxBatchCount);
+    if (!m_executor || !m_session)
+        return Core::Result<void>::failure(tr("Nothing to send with."));
     int sentCount = 0;
     QString problem;
     {
         // The batch's calls reach the executor's thread together when this block ends.
         const Core::ThreadedExecutor::CallBatch together(m_executor);
+        // The draft is expanded once; each request puts its key in (when that is all it changes).
+        Core::RequestTemplate::BatchBuilder builder(draft, nextContext());
+        const QString label = tr("batch %1/%2");
+        const QString countText = QString::number(count);
         for (int i = 0; i < count; ++i) {
             // The executor reports every result after submit() has returned, even
             // a refusal by an open breaker, so the id is known before its result.
-            const auto id = submit(draft, tr("batch %1/%2").arg(i + 1).arg(count));
+            const auto id = submitBuilt(
+                builder.build(nextKey()), draft.concurrency, label.arg(QString::number(i + 1), countText));
             if (!id) {
                 problem = id.error();
                 break;
@@ -287,7 +299,7 @@ Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft
     if (const auto files = checkTransportFiles(draft); !files)
         return files;
     beginRun(draft);
-    const auto spec = prepare(draft, QString());
+    const auto spec = prepare(Core::RequestTemplate::build(draft, nextContext()), QString());
     if (!spec)
         return R::failure(spec.error());
     m_executor->setConcurrencyLimit(draft.concurrency);

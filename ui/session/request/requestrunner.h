@@ -128,9 +128,10 @@ Q_SIGNALS:
     void operationFinished(const RetryLab::Core::OperationResult &result);
 
 private:
-    /// Builds the next logical request: expands the draft (consuming a key) and
-    /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
-    Core::Result<Core::RequestSpec> prepare(const Core::RequestDraft &draft, const QString &label = {});
+    /// Makes `built` (the draft expanded with nextKey()) the next logical request:
+    /// attaches the scenario and consumes the key. Errors say what is wrong; nothing
+    /// is consumed then.
+    Core::Result<Core::RequestSpec> prepare(Core::Result<Core::RequestSpec> built, const QString &label = {});
     void handleRequestFinished(const Core::RequestResult &result);
     void handleChecksEvaluated(quint64 requestId);
     void handleRepeatTick();
@@ -139,6 +140,8 @@ private:
     bool targetsServer(const QUrl &url) const;
     void deleteTest(const QString &id);
     Core::Result<quint64> submit(const Core::RequestDraft &draft, const QString &label);
+    /// Sends `built` (from the draft with nextKey()) with the draft's concurrency limit.
+    Core::Result<quint64> submitBuilt(Core::Result<Core::RequestSpec> built, int concurrency, const QString &label);
     /// Reads the files of the draft's transport; the error names the file.
     static Core::Result<void> checkTransportFiles(const Core::RequestDraft &draft);
     /// A send, a batch or a repeat begins: its seed is the draft's or a fresh one.
