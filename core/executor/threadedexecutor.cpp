@@ -27,6 +27,8 @@ Overloaded(Handlers...) -> Overloaded<Handlers...>;
 ThreadedExecutor::ThreadedExecutor(QObject *parent) : QObject(parent)
 {
     m_thread.setObjectName(QStringLiteral("RetryLab executor"));
+    m_arrivalLimit.setSingleShot(true);
+    connect(&m_arrivalLimit, &QTimer::timeout, this, [this] { runAfterArrival(true); });
     m_executorContext = new QObject;
     m_executorContext->moveToThread(&m_thread);
     // Qt's pattern for a worker: it goes when its thread's loop has ended, on that thread.
@@ -203,6 +205,9 @@ void ThreadedExecutor::submissionArrived()
 {
     if (m_submissionsOnTheirWay.fetch_sub(1) != 1)
         return;
+    if (m_arrivalAwaited.exchange(false))
+        QMetaObject::invokeMethod(
+            this, [this] { runAfterArrival(false); }, Qt::QueuedConnection);
     bool owed = false;
     {
         QMutexLocker lock(&m_mutex);
@@ -210,6 +215,39 @@ void ThreadedExecutor::submissionArrived()
     }
     if (owed)
         QMetaObject::invokeMethod(this, &ThreadedExecutor::deliverPending, Qt::QueuedConnection);
+}
+
+void ThreadedExecutor::whenSubmissionsArrived(QObject *context, std::function<void()> then)
+{
+    m_afterArrival.emplace_back(context, std::move(then));
+    if (!m_arrivalLimit.isActive())
+        m_arrivalLimit.start(int(std::min<qint64>(reportHoldLimitMs(), 60'000)));
+    awaitArrival();
+}
+
+void ThreadedExecutor::awaitArrival()
+{
+    m_arrivalAwaited.store(true);
+    // The last submission may have arrived before the flag was up, and will not post.
+    if (!hasSubmissionsOnTheirWay() && m_arrivalAwaited.exchange(false))
+        QMetaObject::invokeMethod(
+            this, [this] { runAfterArrival(false); }, Qt::QueuedConnection);
+}
+
+void ThreadedExecutor::runAfterArrival(bool anyway)
+{
+    if (m_afterArrival.empty())
+        return;
+    if (!anyway && hasSubmissionsOnTheirWay()) {
+        awaitArrival(); // another batch is on its way already
+        return;
+    }
+    m_arrivalLimit.stop();
+    const auto waiting = std::exchange(m_afterArrival, {});
+    for (const auto &[context, then] : waiting) {
+        if (context)
+            then();
+    }
 }
 
 void ThreadedExecutor::cancel(quint64 requestId)

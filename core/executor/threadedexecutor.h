@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QSet>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <atomic>
@@ -112,6 +113,14 @@ public:
     qint64 reportHoldLimitMs() const { return m_reportHoldLimitMs.load(); }
     void setReportHoldLimitMs(qint64 ms) { m_reportHoldLimitMs.store(std::max<qint64>(0, ms)); }
     qint64 reportsDelivered() const { return m_reports; }
+    /// Whether requests submitted are still on their way to the executor's thread (a
+    /// batch's first attempts are going out): work the caller can put off should wait.
+    bool hasSubmissionsOnTheirWay() const { return m_submissionsOnTheirWay.load() > 0; }
+    /// Calls `then` on this thread, from its event loop, once no submission is on its
+    /// way to the executor's thread, or reportHoldLimitMs() after the first call waiting
+    /// (whichever comes first); not at all if `context` is destroyed before. Work that
+    /// would take the cores from a batch's first attempts waits for them, as reports do.
+    void whenSubmissionsArrived(QObject *context, std::function<void()> then);
 
     /// Re-emits every report waiting for this thread now (the posted event does the same).
     void deliverPending();
@@ -185,6 +194,11 @@ private:
     quint64 submitWith(const RequestSpec &request, std::optional<BackoffPolicy> policy);
     /// On the executor's thread, after a submission has reached the executor.
     void submissionArrived();
+    /// whenSubmissionsArrived()'s calls are owed: posts runAfterArrival() as soon as no
+    /// submission is on its way (now, or when the last one arrives).
+    void awaitArrival();
+    /// Runs whenSubmissionsArrived()'s calls if no submission is on its way (or `anyway`).
+    void runAfterArrival(bool anyway);
 
     /// Calls for the executor's thread, in the order made. One posted event runs every
     /// call made by the time it runs, before the executor's thread takes its next event:
@@ -201,6 +215,11 @@ private:
     std::atomic<qint64> m_reportHoldLimitMs{250};
     bool m_wakeOwed = false; ///< reports wait in m_pending for submissions on their way
     qint64 m_heldSinceNs = 0;
+    /// Set by this thread while whenSubmissionsArrived() calls wait; the executor's thread
+    /// takes it when the last submission on its way arrives, and posts runAfterArrival().
+    std::atomic<bool> m_arrivalAwaited{false};
+    std::vector<std::pair<QPointer<QObject>, std::function<void()>>> m_afterArrival;
+    QTimer m_arrivalLimit; ///< reportHoldLimitMs() from the first waiting call
     std::vector<Report> m_delivered; ///< the batch being delivered (its room kept for the next)
     bool m_delivering = false;
     bool m_deferred = false; ///< a call came while delivering

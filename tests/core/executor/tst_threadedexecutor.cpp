@@ -79,6 +79,7 @@ private Q_SLOTS:
     void destroyedWithRequestsRunning_isQuiet();
     void batchSubmittedInOneGo_itsStartsComeInOneEvent();
     void callBatch_startsEveryRequestBeforeAnAnswer_inTheOrderOfTheCalls();
+    void whenSubmissionsArrived_waitsForTheBatch_notForEver();
 
 private:
     ServerThread m_server;
@@ -171,6 +172,61 @@ void TestThreadedExecutor::callBatch_startsEveryRequestBeforeAnAnswer_inTheOrder
     QCOMPARE(answered, count);
     QVERIFY2(lastStart < firstEnd,
         qPrintable(QStringLiteral("last start %1 ns, first end %2 ns").arg(lastStart).arg(firstEnd)));
+}
+
+void TestThreadedExecutor::whenSubmissionsArrived_waitsForTheBatch_notForEver()
+{
+    // Work put off until a batch's first attempts are out runs from the event loop once
+    // the last submission has reached the executor: not while a CallBatch still holds
+    // them, not for a context that is gone, and not later than the hold's limit.
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    executor.setConcurrencyLimit(1000);
+    executor.setReportHoldLimitMs(600'000);
+    Collector collector(&executor);
+
+    // Nothing on its way: from the event loop, not at once.
+    bool idleRan = false;
+    executor.whenSubmissionsArrived(this, [&idleRan] { idleRan = true; });
+    QVERIFY(!idleRan);
+    QTRY_VERIFY(idleRan);
+
+    constexpr int count = 40;
+    int ran = 0;
+    bool allArrived = false;
+    bool goneRan = false;
+    {
+        const ThreadedExecutor::CallBatch together(&executor);
+        for (int i = 0; i < count; ++i)
+            executor.submit(getSpec(m_server.url(QStringLiteral("/status/200?key=arrive-%1").arg(i))));
+        executor.whenSubmissionsArrived(this, [&] {
+            ++ran;
+            allArrived = !executor.hasSubmissionsOnTheirWay();
+        });
+        auto gone = std::make_unique<QObject>();
+        executor.whenSubmissionsArrived(gone.get(), [&goneRan] { goneRan = true; });
+        gone.reset();
+        QVERIFY(executor.hasSubmissionsOnTheirWay());
+        QCoreApplication::processEvents();
+        QCOMPARE(ran, 0);
+    }
+    QTRY_COMPARE(ran, 1);
+    QVERIFY(allArrived);
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), count, 20'000);
+    QVERIFY(!goneRan);
+    QCOMPARE(ran, 1);
+
+    // Held for ever (a CallBatch that does not end): the limit lets the work run anyway.
+    executor.setReportHoldLimitMs(100);
+    bool late = false;
+    {
+        const ThreadedExecutor::CallBatch held(&executor);
+        executor.submit(getSpec(m_server.url(QStringLiteral("/status/200?key=arrive-held"))));
+        executor.whenSubmissionsArrived(this, [&late] { late = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(late, 10'000);
+        QVERIFY(executor.hasSubmissionsOnTheirWay());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), count + 1, 20'000);
 }
 
 void TestThreadedExecutor::reportsArriveOnTheCallersThreadInOrder()
