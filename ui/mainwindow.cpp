@@ -863,12 +863,12 @@ void MainWindow::handleServerScenarioChanged()
 void MainWindow::handleSent()
 {
     // A batch sends a thousand requests in one go: the composer's preview (which
-    // lays its tab titles out again) and the Server tab follow once, after it,
-    // so that the last request goes out as soon after the first as headless.
+    // lays its tab titles out again) and the Server tab follow once, after its first
+    // attempts are out, so that the last goes out as soon after the first as headless.
     if (m_sentPending)
         return;
     m_sentPending = true;
-    QTimer::singleShot(0, this, [this] {
+    m_executor->whenSubmissionsArrived(this, [this] {
         m_sentPending = false;
         m_composer->setPreviewContext(m_runner->nextContext());
         m_tabs->serverView()->setSharedTestId(m_runner->sharedTestId());

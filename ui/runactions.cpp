@@ -151,7 +151,8 @@ void RunActions::rememberSent(const RequestDraft &draft, RequestHistory::Kind ki
     if (m_sentCount <= sentBefore)
         return;
     m_parts.settings->addRecentUrlTemplate(draft.urlTemplate);
-    Q_EMIT draftSent(draft, kind);
+    // The history's list is laid out again: once a batch's first attempts are out.
+    m_parts.executor->whenSubmissionsArrived(this, [this, draft, kind] { Q_EMIT draftSent(draft, kind); });
 }
 
 void RunActions::showProblem(const QString &text)

@@ -76,7 +76,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// After Clear run, once the attempts are gone.
     void runCleared();
-    /// A send, batch or repeat put at least one request on the wire (once per action).
+    /// A send, batch or repeat put at least one request on the wire (once per action;
+    /// from the event loop, once its first attempts have gone to the executor).
     void draftSent(const RetryLab::Core::RequestDraft &draft, RetryLab::Ui::RequestHistory::Kind kind);
 
 private:

@@ -4,6 +4,7 @@
 #include "core/util/clock.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace RetryLab::Ui {
 
@@ -17,7 +18,7 @@ RunSession::RunSession(QObject *parent) : QObject(parent)
 {
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(defaultUpdateIntervalMs);
-    connect(&m_flushTimer, &QTimer::timeout, this, &RunSession::flush);
+    connect(&m_flushTimer, &QTimer::timeout, this, &RunSession::flushWhenDue);
     resetOrigin();
 }
 
@@ -152,6 +153,24 @@ void RunSession::markDirty()
     m_dirty = true;
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
+}
+
+void RunSession::flushWhenDue()
+{
+    if (!m_dirty)
+        return;
+    // A batch's requests are still on their way to the executor's thread: the views
+    // are drawn once its first attempts are out (its reports wait as long), so that
+    // drawing a thousand new lanes does not take the cores they go out on.
+    if (m_executor && m_executor->hasSubmissionsOnTheirWay()) {
+        if (!std::exchange(m_flushAwaits, true))
+            m_executor->whenSubmissionsArrived(this, [this] {
+                m_flushAwaits = false;
+                flush();
+            });
+        return;
+    }
+    flush();
 }
 
 void RunSession::flush()

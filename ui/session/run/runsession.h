@@ -202,6 +202,8 @@ private:
         quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);
     void noteTime(qint64 ns);
     void markDirty();
+    /// The timer's flush(): put off while a batch is on its way to the executor.
+    void flushWhenDue();
     void resetOrigin();
 
     QPointer<Core::ThreadedExecutor> m_executor;
@@ -221,6 +223,7 @@ private:
     bool m_dirty = false;
     quint64 m_revision = 0;
     QTimer m_flushTimer;
+    bool m_flushAwaits = false; ///< a flush waits for a batch on its way to the executor
 };
 
 } // namespace RetryLab::Ui
