@@ -30,7 +30,18 @@ std::optional<RequestHistory::Kind> historyKindFromName(const QString &name)
 } // namespace
 
 RequestHistory::RequestHistory(const QString &filePath, QObject *parent) : QObject(parent), m_filePath(filePath)
-{ }
+{
+    m_saveTimer.setSingleShot(true);
+    m_saveTimer.setInterval(saveDelayMs);
+    connect(&m_saveTimer, &QTimer::timeout, this, [this] { save(); });
+}
+
+RequestHistory::~RequestHistory()
+{
+    // Whoever heard of failures may be gone already (the window, being destroyed).
+    if (m_saveTimer.isActive())
+        save(false);
+}
 
 QString RequestHistory::kindName(Kind kind)
 {
@@ -103,18 +114,19 @@ void RequestHistory::add(const Core::RequestDraft &draft, Kind kind, const QDate
     while (m_entries.size() > maxEntries)
         m_entries.removeLast();
     Q_EMIT changed();
-    save();
+    m_saveTimer.start();
 }
 
 void RequestHistory::clear()
 {
     m_entries.clear();
     Q_EMIT changed();
-    save();
+    m_saveTimer.start();
 }
 
-void RequestHistory::save()
+void RequestHistory::save(bool report)
 {
+    m_saveTimer.stop();
     if (m_filePath.isEmpty())
         return;
     QJsonArray items;
@@ -132,7 +144,7 @@ void RequestHistory::save()
     root.insert(QLatin1String("entries"), items);
     QDir().mkpath(QFileInfo(m_filePath).absolutePath());
     const auto written = Core::ExportFile::write(m_filePath, QJsonDocument(root).toJson(QJsonDocument::Compact));
-    if (!written)
+    if (!written && report)
         Q_EMIT saveFailed(written.error());
 }
 

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 namespace RetryLab::Ui {
 
@@ -18,6 +19,8 @@ namespace RetryLab::Ui {
 /// so the file never holds a secret, and an entry re-opened shows REDACTED where a
 /// credential was (the composer then asks for it again). The history is bounded: the
 /// newest maxEntries, and a body larger than maxBodyBytes is not kept (the entry says so).
+/// The file is written saveDelayMs after a change (many sends write it once, and a
+/// batch's first attempts go out before it is written) and when the history is destroyed.
 class RequestHistory final : public QObject
 {
     Q_OBJECT
@@ -26,6 +29,7 @@ public:
     static constexpr int maxEntries = 200;
     static constexpr qsizetype maxBodyBytes = 64 * 1024;
     static constexpr int formatVersion = 1;
+    static constexpr int saveDelayMs = 1000;
 
     enum class Kind { Send, Batch, Repeat };
 
@@ -41,16 +45,20 @@ public:
 
     /// `filePath` empty: the history lives in memory only.
     explicit RequestHistory(const QString &filePath, QObject *parent = nullptr);
+    /// Writes what is not written yet.
+    ~RequestHistory() override;
 
     QString filePath() const { return m_filePath; }
     /// Reads the file; a missing file is an empty history. Entries that cannot be read are
     /// left out; the error says how many when some were.
     Core::Result<void> load();
 
-    /// Keeps what was sent (redacted) and writes the file.
+    /// Keeps what was sent (redacted); the file is written saveDelayMs later.
     void add(const Core::RequestDraft &draft, Kind kind, const QDateTime &sentAt = QDateTime::currentDateTimeUtc());
     void clear();
     const QList<Entry> &entries() const { return m_entries; }
+    /// Whether a change waits to be written.
+    bool isSavePending() const { return m_saveTimer.isActive(); }
 
     static QString kindName(Kind kind);
 
@@ -61,10 +69,12 @@ Q_SIGNALS:
     void saveFailed(const QString &message);
 
 private:
-    void save();
+    /// Writes the file; `report`: a failure is told by saveFailed().
+    void save(bool report = true);
 
     QString m_filePath;
     QList<Entry> m_entries;
+    QTimer m_saveTimer;
 };
 
 } // namespace RetryLab::Ui
