@@ -80,8 +80,8 @@ QJsonObject distribution(QList<double> values)
     const auto at = [&values](double q) {
         return values[std::min<qsizetype>(values.size() - 1, static_cast<qsizetype>(q * (values.size() - 1) + 0.5))];
     };
-    return QJsonObject{{QStringLiteral("count"), values.size()}, {QStringLiteral("p50"), at(0.5)},
-        {QStringLiteral("p99"), at(0.99)}, {QStringLiteral("max"), values.last()}};
+    return QJsonObject{{QStringLiteral("count"), values.size()}, {QStringLiteral("min"), values.first()},
+        {QStringLiteral("p50"), at(0.5)}, {QStringLiteral("p99"), at(0.99)}, {QStringLiteral("max"), values.last()}};
 }
 
 // Paint events of a widget: the interval between the starts of consecutive frames.
