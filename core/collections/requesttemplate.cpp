@@ -40,6 +40,22 @@ bool startsWithScheme(QStringView text)
     return text.mid(at).startsWith(QLatin1String("://"));
 }
 
+// {server} in `text` expanded, {id} left.
+QString expandServer(const QString &text, const ExpansionContext &context)
+{
+    if (!text.contains(QLatin1Char('{')))
+        return text;
+    QString out = text;
+    out.replace(serverPlaceholder(), serverText(context.serverUrl));
+    return out;
+}
+
+// Whether a row of the draft's headers is sent (a row left blank or switched off is not).
+bool isSent(const DraftHeader &header)
+{
+    return header.enabled && !header.name.trimmed().isEmpty();
+}
+
 } // namespace
 
 QString serverPlaceholder()
@@ -88,10 +104,7 @@ QString expand(const QString &text, const ExpansionContext &context)
     // Most texts hold no placeholder: a batch expands every field of every request.
     if (!text.contains(QLatin1Char('{')))
         return text;
-    QString out = text;
-    out.replace(serverPlaceholder(), serverText(context.serverUrl));
-    out.replace(idPlaceholder(), context.requestKey);
-    return out;
+    return expandServer(text, context).replace(idPlaceholder(), context.requestKey);
 }
 
 bool usesServer(const RequestDraft &draft)
@@ -158,16 +171,6 @@ Result<QUrl> checkedUrl(const QString &expanded)
     if (result.host().isEmpty())
         return R::failure(Tr::tr("The URL has no host."));
     return result;
-}
-
-// {server} in `text` expanded, {id} left.
-QString expandServer(const QString &text, const ExpansionContext &context)
-{
-    if (!text.contains(QLatin1Char('{')))
-        return text;
-    QString out = text;
-    out.replace(serverPlaceholder(), serverText(context.serverUrl));
-    return out;
 }
 
 } // namespace
@@ -271,9 +274,8 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
     spec.method = draft.method.trimmed().toLatin1();
     spec.url = *target;
     for (const DraftHeader &header : draft.headers) {
-        if (!header.enabled || header.name.trimmed().isEmpty())
-            continue;
-        spec.headers.append({header.name.trimmed().toLatin1(), expand(header.value, context).toUtf8()});
+        if (isSent(header))
+            spec.headers.append({header.name.trimmed().toLatin1(), expand(header.value, context).toUtf8()});
     }
     if (const QString problem = applyBody(draft, context, &spec); !problem.isEmpty())
         return R::failure(problem);
@@ -330,8 +332,15 @@ BatchBuilder::BatchBuilder(RequestDraft draft, ExpansionContext context)
     const RequestDraft &r = *resolved;
     const QString id = idPlaceholder();
     const auto keyed = [&id](const QString &text) { return text.contains(id); };
-    bool elsewhere
-        = std::any_of(r.fallbackTemplates.cbegin(), r.fallbackTemplates.cend(), keyed) || keyed(r.writeUrlTemplate);
+    // URLs are resolved once more by url() (a variable's value may name another variable).
+    const auto keyedUrl = [&](const QString &text) {
+        QStringList unresolved;
+        QStringList unknownDynamic;
+        return keyed(text)
+            || keyed(Variables::resolve(text, m_context.variables, nullptr, &unresolved, &unknownDynamic));
+    };
+    bool elsewhere = std::any_of(r.fallbackTemplates.cbegin(), r.fallbackTemplates.cend(), keyedUrl)
+        || keyedUrl(r.writeUrlTemplate);
     if (!r.bodyFrom.isRaw()) {
         DraftBody body = r.bodyFrom;
         body.forEachText([&](QString &text) { elsewhere = elsewhere || keyed(text); });
@@ -343,15 +352,14 @@ BatchBuilder::BatchBuilder(RequestDraft draft, ExpansionContext context)
 
     // What build() expands, as it expands it: the URL resolved again (url() resolves what
     // it is given), {server} first.
-    if (keyed(r.urlTemplate)) {
-        const auto text = urlText(r.urlTemplate, m_context);
-        if (!text)
-            return;
+    const auto text = urlText(r.urlTemplate, m_context);
+    if (!text)
+        return; // build() says why, for every request
+    if (keyed(*text))
         m_urlText = expandServer(*text, m_context);
-    }
     qsizetype at = 0;
     for (const DraftHeader &header : r.headers) {
-        if (!header.enabled || header.name.trimmed().isEmpty())
+        if (!isSent(header))
             continue;
         if (keyed(header.value))
             m_keyedHeaders.append({at, expandServer(header.value, m_context)});

@@ -77,7 +77,8 @@ Result<RequestSpec> build(const RequestDraft &draft, const ExpansionContext &con
 /// first request is built in full; when {id} stands (once {{variables}} are put in)
 /// in the URL, header values or a raw body only, the next ones copy it and make
 /// just those again with their key. Otherwise, and with dynamic variables (new
-/// values for every request), every request is built in full.
+/// values for every request), every request is built in full. The files a request
+/// reads (a form's, the transport's) are checked for the first request only.
 class BatchBuilder final
 {
 public:
