@@ -665,7 +665,9 @@ void MainWindow::connectCollections()
 void MainWindow::connectParts()
 {
     connect(m_runActions, &RunActions::draftSent, m_history,
-        [this](const Core::RequestDraft &draft, RequestHistory::Kind kind) { m_history->add(draft, kind); });
+        [this](const Core::RequestDraft &draft, RequestHistory::Kind kind, const QDateTime &sentAt) {
+            m_history->add(draft, kind, sentAt);
+        });
     connect(m_history, &RequestHistory::saveFailed, this, [this](const QString &problem) {
         m_messages->showMessage(FieldMessage::Kind::Warning, tr("The request history was not saved: %1").arg(problem));
     });

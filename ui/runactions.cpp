@@ -152,7 +152,8 @@ void RunActions::rememberSent(const RequestDraft &draft, RequestHistory::Kind ki
         return;
     m_parts.settings->addRecentUrlTemplate(draft.urlTemplate);
     // The history's list is laid out again: once a batch's first attempts are out.
-    m_parts.executor->whenSubmissionsArrived(this, [this, draft, kind] { Q_EMIT draftSent(draft, kind); });
+    m_parts.executor->whenSubmissionsArrived(
+        this, [this, draft, kind, sentAt = QDateTime::currentDateTimeUtc()] { Q_EMIT draftSent(draft, kind, sentAt); });
 }
 
 void RunActions::showProblem(const QString &text)

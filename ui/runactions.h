@@ -78,7 +78,8 @@ Q_SIGNALS:
     void runCleared();
     /// A send, batch or repeat put at least one request on the wire (once per action;
     /// from the event loop, once its first attempts have gone to the executor).
-    void draftSent(const RetryLab::Core::RequestDraft &draft, RetryLab::Ui::RequestHistory::Kind kind);
+    void draftSent(
+        const RetryLab::Core::RequestDraft &draft, RetryLab::Ui::RequestHistory::Kind kind, const QDateTime &sentAt);
 
 private:
     bool sendWith(const QString &refusal, RequestHistory::Kind kind,

@@ -117,9 +117,11 @@ public:
     /// batch's first attempts are going out): work the caller can put off should wait.
     bool hasSubmissionsOnTheirWay() const { return m_submissionsOnTheirWay.load() > 0; }
     /// Calls `then` on this thread, from its event loop, once no submission is on its
-    /// way to the executor's thread, or reportHoldLimitMs() after the first call waiting
-    /// (whichever comes first); not at all if `context` is destroyed before. Work that
-    /// would take the cores from a batch's first attempts waits for them, as reports do.
+    /// way to the executor's thread, or reportHoldLimitMs() (at most a minute) after the
+    /// first call waiting, whichever comes first; not at all if `context` or the executor
+    /// is destroyed before. Work that would take the cores from a batch's first attempts
+    /// waits for them, as reports do. `then` may submit; it deletes the executor only
+    /// with deleteLater().
     void whenSubmissionsArrived(QObject *context, std::function<void()> then);
 
     /// Re-emits every report waiting for this thread now (the posted event does the same).

@@ -58,6 +58,8 @@ QString RequestHistory::kindName(Kind kind)
 
 Core::Result<void> RequestHistory::load()
 {
+    // The file's entries replace those held: a change not written yet is dropped with them.
+    m_saveTimer.stop();
     m_entries.clear();
     if (m_filePath.isEmpty() || !QFileInfo::exists(m_filePath)) {
         Q_EMIT changed();

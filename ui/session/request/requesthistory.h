@@ -49,7 +49,8 @@ public:
     ~RequestHistory() override;
 
     QString filePath() const { return m_filePath; }
-    /// Reads the file; a missing file is an empty history. Entries that cannot be read are
+    /// Reads the file, in place of the entries held (and a change of them not written yet);
+    /// a missing file is an empty history. Entries that cannot be read are
     /// left out; the error says how many when some were.
     Core::Result<void> load();
 

@@ -216,14 +216,14 @@ Core::Result<quint64> RequestRunner::send(const Core::RequestDraft &draft)
 
 Core::Result<void> RequestRunner::startBatch(const Core::RequestDraft &draft)
 {
+    if (!m_executor || !m_session)
+        return Core::Result<void>::failure(tr("Nothing to send with."));
     if (const auto files = checkTransportFiles(draft); !files)
         return files;
     if (!isBatchRunning())
         resetBatch();
     beginRun(draft);
     const int count = std::clamp(draft.batchCount, 1, Core::RequestDraft::maxBatchCount);
-    if (!m_executor || !m_session)
-        return Core::Result<void>::failure(tr("Nothing to send with."));
     int sentCount = 0;
     QString problem;
     {

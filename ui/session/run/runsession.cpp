@@ -29,6 +29,7 @@ void RunSession::attach(ThreadedExecutor *executor)
     if (m_executor)
         disconnect(m_executor, nullptr, this, nullptr);
     m_executor = executor;
+    m_flushAwaits = false; // a call waiting on the executor before is not this one's
     clear();
     if (!executor)
         return;
