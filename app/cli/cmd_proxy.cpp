@@ -3,28 +3,24 @@
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/observerfeed.h"
 #include "app/cli/subcommand.h"
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/proxy/proxycontrol.h"
-#include "core/runtime/workerthread.h"
 #include "core/tls/certificatefactory.h"
 #include "core/util/exportfile.h"
 
-#include <QAbstractEventDispatcher>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QMutex>
 #include <QRandomGenerator>
 #include <QSslCertificate>
 #include <QTextStream>
-#include <QThread>
 #include <QTimer>
-#include <QWaitCondition>
 
 #include <cmath>
 #include <utility>
@@ -306,132 +302,6 @@ void printBanner(const Core::ProxyServer &proxy, const Core::ProxyControl &contr
     out << Tr::tr("seed %1; control: %2 (GET, or POST ?enabled=false)").arg(seed).arg(control.url().toString())
         << Qt::endl;
 }
-
-// Groups what the proxy passes on a thread of its own. Grouping an exchange costs the
-// proxy's thread about a fifth of its work per request, and that thread is what limits its
-// requests a second. The records of one turn of the proxy's event loop go over together as
-// it is about to wait again: under load one wake-up of the observer's thread for many
-// exchanges, where one per exchange would cost a system call each.
-class ObserverFeed final
-{
-public:
-    explicit ObserverFeed(Core::Observer &observer) : m_observer(observer), m_home(observer.thread())
-    {
-        m_thread.setObjectName(QStringLiteral("observer"));
-        observer.moveToThread(&m_thread);
-        Core::startWorkerThread(m_thread, &observer, [] {});
-        m_direct = !m_thread.isRunning(); // no thread to be had: grouped here, as before
-        QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
-        m_turnEnds
-            = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, dispatcher, [this] { handOver(); });
-    }
-    ~ObserverFeed() { finish(); }
-    ObserverFeed(const ObserverFeed &) = delete;
-    ObserverFeed &operator=(const ObserverFeed &) = delete;
-
-    /// On the proxy's thread: one record for the observer, handed over at the end of the turn
-    /// (or sooner, in a turn that handles many: a loop kept busy may not wait for a while).
-    void take(const Core::ServerLogEntry &entry)
-    {
-        if (!m_open) // QThread::isRunning() takes a lock
-            return;
-        if (m_direct) {
-            Core::ServerLogEntry observed = entry;
-            m_observer.observeRequest(observed, false);
-            m_observer.observeAnswer(observed);
-            return;
-        }
-        m_turn.append(entry);
-        if (m_turn.size() >= maxPerTurn)
-            handOver();
-    }
-
-    /// Observes what is still waiting, finishes the observer and brings it back to this
-    /// thread, where the report is made; stops the observer's thread.
-    void finish()
-    {
-        if (!m_open)
-            return;
-        m_open = false;
-        QObject::disconnect(m_turnEnds);
-        if (m_direct) {
-            m_observer.finish();
-            return;
-        }
-        handOver();
-        QMetaObject::invokeMethod(
-            &m_observer,
-            [this] {
-                observeBatch();
-                m_observer.finish();
-                m_observer.moveToThread(m_home);
-            },
-            Qt::BlockingQueuedConnection);
-        m_thread.quit();
-        m_thread.wait();
-    }
-
-private:
-    /// At most this many records wait for the observer: beyond, the proxy waits for it
-    /// rather than let memory grow.
-    static constexpr qsizetype maxWaiting = 64 * 1024;
-    static constexpr qsizetype maxPerTurn = 256;
-    /// The room of a batch kept for the next, in records.
-    static constexpr qsizetype maxKeptRoom = 4 * maxPerTurn;
-
-    /// On the proxy's thread, as its event loop is about to wait.
-    void handOver()
-    {
-        if (m_turn.isEmpty())
-            return;
-        QMutexLocker lock(&m_mutex);
-        while (m_batch.size() >= maxWaiting)
-            m_taken.wait(&m_mutex);
-        const bool wake = m_batch.isEmpty(); // otherwise the observer's thread is told already
-        if (wake) {
-            m_batch.swap(m_turn); // m_turn takes the room of a batch observed before
-        } else {
-            m_batch.append(std::move(m_turn));
-            m_turn.clear();
-        }
-        lock.unlock();
-        if (wake)
-            QMetaObject::invokeMethod(
-                &m_observer, [this] { observeBatch(); }, Qt::QueuedConnection);
-    }
-
-    /// On the observer's thread.
-    void observeBatch()
-    {
-        {
-            // m_batch takes the room of the batch observed last, emptied: the lists go
-            // round between the threads instead of being allocated and grown every turn.
-            const QMutexLocker lock(&m_mutex);
-            m_observing.swap(m_batch);
-            m_taken.wakeAll();
-        }
-        for (Core::ServerLogEntry &entry : m_observing) {
-            m_observer.observeRequest(entry, false);
-            m_observer.observeAnswer(entry);
-        }
-        if (m_observing.capacity() > maxKeptRoom)
-            m_observing = {}; // a backlog's room is given back
-        else
-            m_observing.clear();
-    }
-
-    Core::Observer &m_observer;
-    QThread *m_home;
-    QThread m_thread;
-    QMetaObject::Connection m_turnEnds;
-    bool m_open = true; ///< records are taken (until finish(); only the proxy's thread reads it)
-    bool m_direct = false; ///< the observer's thread did not start: records are observed at once
-    QList<Core::ServerLogEntry> m_turn; ///< the proxy thread's records of this turn
-    QMutex m_mutex;
-    QWaitCondition m_taken;
-    QList<Core::ServerLogEntry> m_batch; ///< handed over, not yet taken by the observer
-    QList<Core::ServerLogEntry> m_observing; ///< taken by the observer's thread (only it reads it)
-};
 
 // Until Ctrl+C or --duration.
 void runUntilStopped(const Options &options, Core::ProxyServer &proxy)
