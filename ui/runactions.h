@@ -3,6 +3,7 @@
 #include "core/export/exportoptions.h"
 #include "ui/session/request/requesthistory.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,11 @@
 #include "app/cli/observerfeed.h"
 
+#include "core/observe/observer.h"
 #include "core/runtime/workerthread.h"
 
 #include <QAbstractEventDispatcher>
+
+#include <utility>
 
 namespace RetryLab::Cli {
 
@@ -31,12 +34,11 @@ void ObserverFeed::take(const Core::ServerLogEntry &entry)
         return;
     if (m_direct) {
         Core::ServerLogEntry observed = entry;
-        m_observer.observeRequest(observed, false);
-        m_observer.observeAnswer(observed);
+        observe(observed);
         return;
     }
-    m_turn.append(entry);
-    if (m_turn.size() >= maxPerTurn)
+    m_kept.append(entry);
+    if (m_kept.size() >= maxPerHandOver)
         handOver();
 }
 
@@ -65,7 +67,7 @@ void ObserverFeed::finish()
 
 void ObserverFeed::turnEnds()
 {
-    if (m_turn.isEmpty() || m_later.isActive())
+    if (m_kept.isEmpty() || m_later.isActive())
         return;
     const qint64 since = m_lastHandOver.isValid() ? m_lastHandOver.elapsed() : handOverEveryMs;
     if (since >= handOverEveryMs)
@@ -77,7 +79,7 @@ void ObserverFeed::turnEnds()
 void ObserverFeed::handOver()
 {
     m_later.stop();
-    if (m_turn.isEmpty())
+    if (m_kept.isEmpty())
         return;
     m_lastHandOver.start();
     QMutexLocker lock(&m_mutex);
@@ -85,10 +87,10 @@ void ObserverFeed::handOver()
         m_taken.wait(&m_mutex);
     const bool wake = m_batch.isEmpty(); // otherwise the observer's thread is told already
     if (wake) {
-        m_batch.swap(m_turn); // m_turn takes the room of a batch observed before
+        m_batch.swap(m_kept); // m_kept takes the room of a batch observed before
     } else {
-        m_batch.append(std::move(m_turn));
-        m_turn.clear();
+        m_batch.append(std::move(m_kept));
+        m_kept.clear();
     }
     lock.unlock();
     if (wake)
@@ -105,14 +107,18 @@ void ObserverFeed::observeBatch()
         m_observing.swap(m_batch);
         m_taken.wakeAll();
     }
-    for (Core::ServerLogEntry &entry : m_observing) {
-        m_observer.observeRequest(entry, false);
-        m_observer.observeAnswer(entry);
-    }
+    for (Core::ServerLogEntry &entry : m_observing)
+        observe(entry);
     if (m_observing.capacity() > maxKeptRoom)
         m_observing = {}; // a backlog's room is given back
     else
         m_observing.clear();
+}
+
+void ObserverFeed::observe(Core::ServerLogEntry &entry)
+{
+    m_observer.observeRequest(entry, false);
+    m_observer.observeAnswer(entry);
 }
 
 } // namespace RetryLab::Cli

@@ -78,7 +78,7 @@ Result<RequestSpec> build(const RequestDraft &draft, const ExpansionContext &con
 /// in the URL, header values or a raw body only, the next ones copy it and make
 /// just those again with their key. Otherwise, and with dynamic variables (new
 /// values for every request), every request is built in full. The files a request
-/// reads (a form's, the transport's) are checked for the first request only.
+/// reads (a form's, the transport's) are checked once then, for the first request.
 class BatchBuilder final
 {
 public:
