@@ -332,12 +332,11 @@ BatchBuilder::BatchBuilder(RequestDraft draft, ExpansionContext context)
     const RequestDraft &r = *resolved;
     const QString id = idPlaceholder();
     const auto keyed = [&id](const QString &text) { return text.contains(id); };
-    // URLs are resolved once more by url() (a variable's value may name another variable).
-    const auto keyedUrl = [&](const QString &text) {
-        QStringList unresolved;
-        QStringList unknownDynamic;
-        return keyed(text)
-            || keyed(Variables::resolve(text, m_context.variables, nullptr, &unresolved, &unknownDynamic));
+    // A URL as url() expands it: resolved once more (a variable's value may name another).
+    // One that cannot be expanded fails every request alike, whatever its key.
+    const auto keyedUrl = [&](const QString &urlTemplate) {
+        const auto text = urlText(urlTemplate, m_context);
+        return text && keyed(*text);
     };
     bool elsewhere = std::any_of(r.fallbackTemplates.cbegin(), r.fallbackTemplates.cend(), keyedUrl)
         || keyedUrl(r.writeUrlTemplate);
